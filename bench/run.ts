@@ -1,0 +1,25 @@
+/**
+ * `npm run bench [name…]`: runs the named benchmarks (all by default) and prints
+ * Markdown rows for bench/RESULTS.md. Not part of `npm test`.
+ */
+import { benchPages } from './pages.js';
+import { benchPasswords } from './passwords.js';
+import { benchSearch } from './search.js';
+import { benchSite } from './site.js';
+import { benchStartup } from './startup.js';
+import { benchSync } from './sync.js';
+
+const BENCHES: Record<string, () => Promise<void>> = {
+  startup: benchStartup,
+  passwords: benchPasswords,
+  pages: benchPages,
+  search: benchSearch,
+  site: benchSite,
+  sync: benchSync,
+};
+
+const wanted = process.argv.slice(2);
+for (const [name, run] of Object.entries(BENCHES)) {
+  if (wanted.length && !wanted.includes(name)) continue;
+  await run();
+}

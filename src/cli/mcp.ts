@@ -1,0 +1,77 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.js';
+import { createCore } from '../core.js';
+import { createLogger } from '../logger.js';
+import { type Command, EXIT } from './command.js';
+import { withConfig } from './config-errors.js';
+
+/** Resolves when stdin closes: the MCP client has gone. */
+const untilStdinCloses = () => new Promise<void>((resolve) => process.stdin.once('close', resolve));
+
+/**
+ * `folio mcp --workspace SLUG --api-key KEY [--server-url URL]`: MCP over
+ * stdio for one workspace. Nothing but protocol goes to stdout; logs go to
+ * stderr. With a server URL it bridges to that server's /mcp (26 tools);
+ * without one it runs the services in-process on DATA_DIR (25 tools: no
+ * sync engine runs here, so no svc_resolve_sync_conflict).
+ */
+export const mcpCommand: Command = {
+  name: 'mcp',
+  summary: 'Serve MCP over stdio for one workspace (for Claude Desktop, Cursor, …)',
+  usage: 'folio mcp --workspace SLUG --api-key KEY [--server-url URL]',
+  async run(args) {
+    const { values } = parseArgs({
+      args,
+      options: {
+        workspace: { type: 'string' },
+        'api-key': { type: 'string' },
+        'server-url': { type: 'string' },
+      },
+      strict: true,
+    });
+    const workspace = values.workspace;
+    const apiKey = values['api-key'] ?? process.env.FOLIO_API_KEY;
+    if (!workspace || !apiKey) {
+      process.stderr.write(`folio mcp: --workspace and --api-key are required\nUsage: ${this.usage}\n`);
+      return EXIT.usage;
+    }
+    return withConfig(loadConfig, async (config) => {
+      // The MCP SDK loads only when this command runs: every other command, `serve` first, skips it.
+      const [{ StdioServerTransport }, { buildMcpServer }, { bridgeStdioToServer }] = await Promise.all([
+        import('@modelcontextprotocol/sdk/server/stdio.js'),
+        import('../mcp/server.js'),
+        import('../mcp/bridge.js'),
+      ]);
+      const serverUrl = values['server-url'] ?? config.serverUrl;
+      if (serverUrl) {
+        await bridgeStdioToServer({ serverUrl, apiKey, workspace });
+        await untilStdinCloses();
+        return EXIT.ok;
+      }
+      const core = await createCore(config, { logger: createLogger(config.logLevel, process.stderr) });
+      try {
+        const actor = await core.services.apiKeys.resolve(apiKey);
+        if (!actor) {
+          process.stderr.write('folio mcp: the API key is invalid or expired\n');
+          return EXIT.failure;
+        }
+        await core.services.workspaces.get(actor, workspace);
+        const server = buildMcpServer({
+          services: core.services,
+          actor,
+          fixedWorkspace: workspace,
+          offerSync: false,
+        });
+        await server.connect(new StdioServerTransport());
+        await untilStdinCloses();
+        await server.close();
+        return EXIT.ok;
+      } catch (error) {
+        process.stderr.write(`folio mcp: ${(error as Error).message}\n`);
+        return EXIT.failure;
+      } finally {
+        await core.close();
+      }
+    });
+  },
+};

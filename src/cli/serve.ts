@@ -1,0 +1,32 @@
+import { loadConfig } from '../config.js';
+import { createFolio } from '../main.js';
+import type { Command } from './command.js';
+import { withConfig } from './config-errors.js';
+
+/** `folio serve`: the server, until SIGTERM or SIGINT asks it to finish in-flight work and stop. */
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'Run the Folio server (the default command)',
+  usage: 'folio serve',
+  run: () =>
+    withConfig(loadConfig, async (config) => {
+      const folio = await createFolio(config);
+      const address = await folio.listen();
+      folio.logger.info(
+        { address, data_dir: config.dataDir, database: folio.store.dialect },
+        'Folio is listening',
+      );
+      await new Promise<void>((resolve) => {
+        const stop = (signal: string) => {
+          folio.logger.info({ signal }, 'shutting down');
+          void folio.close().then(resolve, (error: unknown) => {
+            folio.logger.error({ err: error }, 'shutdown failed');
+            resolve();
+          });
+        };
+        process.once('SIGTERM', () => stop('SIGTERM'));
+        process.once('SIGINT', () => stop('SIGINT'));
+      });
+      return 0;
+    }),
+};

@@ -1,0 +1,235 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The only reader of process.env. Every variable of CONTRACT.md part 1 is parsed
+ * here once; `loadConfig` reports every problem by variable name.
+ */
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+    .optional()
+    .transform((v) => (v === undefined || v === '' ? fallback : ['true', '1', 'yes'].includes(v)));
+
+const int = (fallback: number, min: number, max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === '') return fallback;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: 'custom', message: `must be a whole number from ${min} to ${max}` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
+
+const optionalUrl = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v.trim() === '') return undefined;
+    try {
+      new URL(v);
+      return v;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be a URL' });
+      return z.NEVER;
+    }
+  });
+
+const envSchema = z.object({
+  PORT: int(3000, 0, 65535),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  PUBLIC_URL: optionalUrl,
+  EDITION: z.enum(['community', 'cloud']).default('community'),
+  DATABASE_URL: optionalUrl.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
+    message: 'must be a postgres:// URL',
+  }),
+  REDIS_URL: optionalUrl.refine((v) => v === undefined || /^rediss?:\/\//.test(v), {
+    message: 'must be a redis:// URL',
+  }),
+  TRUST_PROXY: bool(false),
+  JWT_KEY_PATH: optionalString,
+  API_KEY_PEPPER: optionalString,
+  SVC_API_KEY_PEPPER: optionalString,
+  ARGON2_MEMORY: int(65536, 1024, 4 * 1024 * 1024),
+  ARGON2_TIME: int(3, 1, 100),
+  ARGON2_THREADS: int(2, 1, 64),
+  SMTP_URL: optionalUrl,
+  MAIL_FROM: z.string().default('Folio <folio@localhost>'),
+  AI_PROVIDER: z.enum(['openai', 'anthropic', '']).optional(),
+  AI_BASE_URL: optionalUrl,
+  AI_API_KEY: optionalString,
+  AI_MODEL: optionalString,
+  OIDC_GOOGLE_CLIENT_ID: optionalString,
+  OIDC_GOOGLE_CLIENT_SECRET: optionalString,
+  OIDC_GOOGLE_ISSUER: z.string().default('https://accounts.google.com'),
+  OIDC_GITHUB_CLIENT_ID: optionalString,
+  OIDC_GITHUB_CLIENT_SECRET: optionalString,
+  OIDC_GITHUB_BASE_URL: z.string().default('https://github.com'),
+  OIDC_GITHUB_API_URL: z.string().default('https://api.github.com'),
+  WEBAUTHN_RP_ID: optionalString,
+  WEBAUTHN_RP_DISPLAY_NAME: z.string().default('Folio'),
+  WEBAUTHN_RP_ORIGINS: optionalString,
+  FF_METRICS: bool(false),
+  METRICS_PORT: int(0, 0, 65535),
+  BACKUP_RETENTION_DAYS: int(7, 0, 3650),
+  BACKUP_INTERVAL_HOURS: int(24, 0, 24 * 365),
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  STRIPE_API_BASE: z.string().default('https://api.stripe.com'),
+  FRONTMATTER_MODE: z.enum(['strict', 'lenient']).default('lenient'),
+  GIT_SYNC_INTERVAL: int(300, 0, 7 * 24 * 3600),
+  GIT_ALLOW_FILE_REMOTES: bool(true).optional(),
+  GIT_ALLOW_PRIVATE_HOSTS: bool(false),
+  FOLIO_SERVER_URL: optionalUrl,
+  MCP_CORS_ORIGINS: optionalString,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Edition = 'community' | 'cloud';
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly publicUrl: string;
+  readonly edition: Edition;
+  readonly databaseUrl: string | undefined;
+  readonly redisUrl: string | undefined;
+  readonly trustProxy: boolean;
+  readonly jwtKeyPath: string;
+  readonly apiKeyPepper: string | undefined;
+  readonly argon2: { readonly memoryCost: number; readonly timeCost: number; readonly parallelism: number };
+  readonly smtpUrl: string | undefined;
+  readonly mailFrom: string;
+  readonly ai: {
+    readonly provider: 'openai' | 'anthropic' | undefined;
+    readonly baseUrl: string | undefined;
+    readonly apiKey: string | undefined;
+    readonly model: string | undefined;
+  };
+  readonly oidc: {
+    readonly google: { clientId?: string; clientSecret?: string; issuer: string };
+    readonly github: { clientId?: string; clientSecret?: string; baseUrl: string; apiUrl: string };
+  };
+  readonly webauthn: { rpId?: string; rpName: string; origins: string[] };
+  readonly metrics: { enabled: boolean; port: number | undefined };
+  readonly backups: { retentionDays: number; intervalHours: number };
+  readonly stripe: { secretKey?: string; webhookSecret?: string; apiBase: string };
+  readonly frontmatterMode: 'strict' | 'lenient';
+  readonly gitSyncIntervalSeconds: number;
+  readonly gitAllowFileRemotes: boolean;
+  /**
+   * Whether git remotes may point at loopback, private or link-local hosts and use plain
+   * http:// (a self-hosted Gitea on the LAN); off by default as a guard against SSRF.
+   */
+  readonly gitAllowPrivateHosts: boolean;
+  readonly serverUrl: string | undefined;
+  /** Browser origins allowed to call `/mcp` (CORS); none by default. */
+  readonly mcpCorsOrigins: string[];
+  readonly logLevel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Parses the environment into a frozen Config. Throws ConfigError listing every
+ * invalid variable by name, so a bad start names all its problems at once.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`),
+    );
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const config: Config = {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    edition: e.EDITION,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    trustProxy: e.TRUST_PROXY,
+    jwtKeyPath: path.resolve(e.JWT_KEY_PATH ?? path.join(dataDir, 'jwt-private.pem')),
+    apiKeyPepper: e.API_KEY_PEPPER ?? e.SVC_API_KEY_PEPPER,
+    argon2: { memoryCost: e.ARGON2_MEMORY, timeCost: e.ARGON2_TIME, parallelism: e.ARGON2_THREADS },
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    ai: {
+      provider: e.AI_PROVIDER || undefined,
+      baseUrl: e.AI_BASE_URL,
+      apiKey: e.AI_API_KEY,
+      model: e.AI_MODEL,
+    },
+    oidc: {
+      google: {
+        clientId: e.OIDC_GOOGLE_CLIENT_ID,
+        clientSecret: e.OIDC_GOOGLE_CLIENT_SECRET,
+        issuer: e.OIDC_GOOGLE_ISSUER,
+      },
+      github: {
+        clientId: e.OIDC_GITHUB_CLIENT_ID,
+        clientSecret: e.OIDC_GITHUB_CLIENT_SECRET,
+        baseUrl: e.OIDC_GITHUB_BASE_URL,
+        apiUrl: e.OIDC_GITHUB_API_URL,
+      },
+    },
+    webauthn: {
+      rpId: e.WEBAUTHN_RP_ID,
+      rpName: e.WEBAUTHN_RP_DISPLAY_NAME,
+      origins: (e.WEBAUTHN_RP_ORIGINS ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    },
+    metrics: { enabled: e.FF_METRICS, port: e.METRICS_PORT || undefined },
+    backups: { retentionDays: e.BACKUP_RETENTION_DAYS, intervalHours: e.BACKUP_INTERVAL_HOURS },
+    stripe: {
+      secretKey: e.STRIPE_SECRET_KEY,
+      webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+      apiBase: e.STRIPE_API_BASE,
+    },
+    frontmatterMode: e.FRONTMATTER_MODE,
+    gitSyncIntervalSeconds: e.GIT_SYNC_INTERVAL,
+    gitAllowFileRemotes: e.GIT_ALLOW_FILE_REMOTES ?? e.EDITION !== 'cloud',
+    gitAllowPrivateHosts: e.GIT_ALLOW_PRIVATE_HOSTS,
+    serverUrl: e.FOLIO_SERVER_URL,
+    mcpCorsOrigins: (e.MCP_CORS_ORIGINS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    logLevel: e.LOG_LEVEL,
+  };
+  return deepFreeze(config);
+}
+
+/** A config for tests and embedders: defaults plus the given variables, no process.env. */
+export function configFrom(vars: Record<string, string | undefined>): Config {
+  return loadConfig(vars as NodeJS.ProcessEnv);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}

@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import type { FileHandle } from 'node:fs/promises';
+import { mkdir, open, rename, rmdir, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { isInside } from '../domain/paths.js';
+
+/** Prefix of in-flight temp files; hidden (leading dot) so walkers and git status skip them. */
+export const TEMP_PREFIX = '.folio-tmp-';
+
+/**
+ * Writes `data` to `absPath` so that a crash leaves either the old file or the new one,
+ * never a torn mix: temp file in the same directory (same filesystem, so rename is atomic),
+ * fsync, rename over the target, fsync the directory so the rename itself is durable.
+ * Missing parent directories are created durably. The temp file is removed on failure.
+ * The new file gets `mode` (default 0644 less the umask); the old file's mode is not carried over.
+ */
+export async function writeFileAtomic(
+  absPath: string,
+  data: string | Buffer,
+  options: { mode?: number } = {},
+): Promise<void> {
+  const dir = path.dirname(absPath);
+  await mkdirDurable(dir);
+  const tmp = path.join(dir, `${TEMP_PREFIX}${process.pid}-${randomBytes(8).toString('hex')}`);
+  let renamed = false;
+  try {
+    const fh = await open(tmp, 'wx', options.mode ?? 0o644);
+    try {
+      await fh.writeFile(data);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await rename(tmp, absPath);
+    renamed = true;
+    await fsyncDir(dir);
+  } catch (err) {
+    if (!renamed) await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
+ * Deletes a file and fsyncs its directory so the deletion survives a crash.
+ * Returns `false` (and does nothing) when the file did not exist.
+ */
+export async function removeFileDurable(absPath: string): Promise<boolean> {
+  try {
+    await unlink(absPath);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw err;
+  }
+  await fsyncDir(path.dirname(absPath));
+  return true;
+}
+
+/**
+ * Renames `from` to `to` (creating `to`'s parent directories) and fsyncs both directories.
+ * Like rename(2) it replaces an existing `to`, so callers check for conflicts first;
+ * both paths must be on one filesystem (they are: one workspace tree).
+ */
+export async function moveFileDurable(from: string, to: string): Promise<void> {
+  const fromDir = path.dirname(from);
+  const toDir = path.dirname(to);
+  await mkdirDurable(toDir);
+  await rename(from, to);
+  await fsyncDir(toDir);
+  if (fromDir !== toDir) await fsyncDir(fromDir);
+}
+
+/**
+ * Removes `dir` and then each parent that became empty, stopping at `stopAt` (never removed)
+ * or at the first directory that still has entries. Keeps a folder that lost its last page
+ * from lingering in the tree; git does not track empty folders either.
+ */
+export async function pruneEmptyDirs(dir: string, stopAt: string): Promise<void> {
+  const root = path.resolve(stopAt);
+  let current = path.resolve(dir);
+  while (current !== root && isInside(root, current)) {
+    try {
+      await rmdir(current);
+    } catch {
+      return; // not empty, already gone, or not ours to remove
+    }
+    current = path.dirname(current);
+    await fsyncDir(current);
+  }
+}
+
+/** `mkdir -p` that also fsyncs the parent of every directory it created. */
+async function mkdirDurable(dir: string): Promise<void> {
+  const first = await mkdir(dir, { recursive: true });
+  if (first === undefined) return;
+  // Every directory from the first one created down to `dir` is new; its entry lives in its parent.
+  const created: string[] = [];
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    created.push(d);
+    if (d === path.resolve(first) || d === path.dirname(d)) break;
+  }
+  for (const d of created.reverse()) await fsyncDir(path.dirname(d));
+}
+
+/** fsync a directory; platforms that cannot (EISDIR/EPERM/EINVAL on some systems) are skipped. */
+export async function fsyncDir(dir: string): Promise<void> {
+  let fh: FileHandle | undefined;
+  try {
+    fh = await open(dir, 'r');
+    await fh.sync();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EISDIR' && code !== 'EPERM' && code !== 'EINVAL' && code !== 'EBADF') throw err;
+  } finally {
+    await fh?.close();
+  }
+}

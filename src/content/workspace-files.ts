@@ -1,0 +1,208 @@
+import { closeSync, constants as fsConstants, fstatSync, open, read } from 'node:fs';
+import { readFile, readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { conflict, invalid, notFound } from '../errors.js';
+import { isInside, resolveInside } from '../domain/paths.js';
+import { parsePageFile, serializePageFile } from '../domain/frontmatter.js';
+import { moveFileDurable, pruneEmptyDirs, removeFileDurable, writeFileAtomic } from './atomic-write.js';
+
+/** A page file as read from disk; `error` is set when its frontmatter is not valid YAML. */
+export interface PageFile {
+  text: string;
+  frontmatter: Record<string, unknown>;
+  body: string;
+  error?: string;
+}
+
+/** The parts of a file's stat that services use (ETags, `updated_at` after a git pull). */
+export interface FileStat {
+  mtime: Date;
+  size: number;
+}
+
+/** Top-level folder of uploaded assets; never walked for pages. */
+export const UPLOADS_DIR = 'uploads';
+
+const MISSING = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
+const isMissing = (err: unknown): boolean => MISSING.has((err as NodeJS.ErrnoException).code ?? '');
+
+const openFd = promisify(open);
+const readFd = promisify(read);
+
+/**
+ * Reads a regular file from its start. Asking for one byte more than fstat's `size` makes
+ * the usual case a single read: a read of a regular file comes back short only at its end.
+ */
+async function readAll(fd: number, size: number): Promise<Buffer> {
+  let buf = Buffer.allocUnsafe(size + 1);
+  let length = 0;
+  for (;;) {
+    const wanted = buf.length - length;
+    const { bytesRead } = await readFd(fd, buf, length, wanted, length);
+    length += bytesRead;
+    if (bytesRead < wanted) return buf.subarray(0, length);
+    buf = Buffer.concat([buf, Buffer.allocUnsafe(buf.length)]); // it grew since fstat
+  }
+}
+
+/**
+ * The files of one workspace's working tree. Paths are workspace-relative with `/`; every
+ * one is confined to the root by `resolveInside` (no `..`, no symlink escapes). It does not
+ * apply `normalizePagePath`: files arriving through git may have names clients cannot create,
+ * and `rebuild` must still read them, so services validate client paths before calling in.
+ */
+export class WorkspaceFiles {
+  /** Absolute path of the workspace root. */
+  readonly root: string;
+
+  constructor(root: string) {
+    this.root = path.resolve(root);
+  }
+
+  /** The absolute path of `relPath`, or `invalid('path', …)` if it is empty or escapes the root. */
+  async resolve(relPath: string): Promise<string> {
+    if (typeof relPath !== 'string' || relPath === '' || relPath.endsWith('/')) {
+      throw invalid('path', 'Path must name a file');
+    }
+    return resolveInside(this.root, relPath);
+  }
+
+  /** The page file split into frontmatter and body, or `null` when no such file exists. */
+  async read(relPath: string): Promise<PageFile | null> {
+    const buf = await this.readRaw(relPath);
+    if (buf === null) return null;
+    const text = buf.toString('utf8');
+    return { text, ...parsePageFile(text) };
+  }
+
+  /**
+   * A page that `listPages()` (or `walk()`) just listed, with its mtime: for scanning a
+   * whole tree, where `read` and `stat` would each resolve real paths again. The walk never
+   * follows a symlink, so a listed path has none; opening it with O_NOFOLLOW refuses a file
+   * swapped for a symlink since, which reads as gone (`null`), as a symlink is not a page
+   * (and O_NONBLOCK keeps a FIFO swapped in from stalling the open).
+   * Only open and read, which may wait on the disk, go to the thread pool; fstat and close
+   * of an open descriptor do not, and at a thousand files the round trips were most of it.
+   */
+  async readListed(relPath: string): Promise<{ file: PageFile; stat: FileStat } | null> {
+    const abs = path.resolve(this.root, relPath);
+    if (abs === this.root || !isInside(this.root, abs)) throw invalid('path', 'Path escapes the workspace');
+    let fd: number;
+    try {
+      fd = await openFd(abs, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
+    } catch (err) {
+      if (isMissing(err) || (err as NodeJS.ErrnoException).code === 'ELOOP') return null;
+      throw err;
+    }
+    try {
+      const s = fstatSync(fd);
+      if (!s.isFile()) return null;
+      const text = (await readAll(fd, s.size)).toString('utf8');
+      return { file: { text, ...parsePageFile(text) }, stat: { mtime: s.mtime, size: s.size } };
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** The raw bytes of any file in the tree (uploads, conflict artefacts), or `null` when absent. */
+  async readRaw(relPath: string): Promise<Buffer | null> {
+    const abs = await this.resolve(relPath);
+    try {
+      return await readFile(abs);
+    } catch (err) {
+      if (isMissing(err)) return null;
+      throw err;
+    }
+  }
+
+  /** Serializes and atomically writes a page (see `serializePageFile`); returns the text written. */
+  async write(relPath: string, frontmatter: Record<string, unknown>, body: string): Promise<string> {
+    const text = serializePageFile(frontmatter, body);
+    await this.writeRaw(relPath, text);
+    return text;
+  }
+
+  /** Atomically writes any file in the tree, creating its folders. */
+  async writeRaw(relPath: string, data: string | Buffer): Promise<void> {
+    await writeFileAtomic(await this.resolve(relPath), data);
+  }
+
+  /** Deletes a file and any folders it leaves empty; `false` when it did not exist. */
+  async remove(relPath: string): Promise<boolean> {
+    const abs = await this.resolve(relPath);
+    const removed = await removeFileDurable(abs);
+    if (removed) await pruneEmptyDirs(path.dirname(abs), this.root);
+    return removed;
+  }
+
+  /**
+   * Moves a file, creating the destination's folders and pruning the ones it leaves empty.
+   * Throws NOT_FOUND when `from` is not a file and CONFLICT when `to` already exists
+   * (checked just before the rename; services serialize writes per workspace).
+   */
+  async move(from: string, to: string): Promise<void> {
+    const [absFrom, absTo] = await Promise.all([this.resolve(from), this.resolve(to)]);
+    if (!(await this.exists(from))) throw notFound('Page');
+    if (absFrom === absTo) return;
+    if (await this.statAbs(absTo)) throw conflict(`A file already exists at ${to}`);
+    await moveFileDurable(absFrom, absTo);
+    await pruneEmptyDirs(path.dirname(absFrom), this.root);
+  }
+
+  /** Whether `relPath` is an existing regular file (a folder does not count). */
+  async exists(relPath: string): Promise<boolean> {
+    return (await this.stat(relPath)) !== null;
+  }
+
+  /** Modification time and size of a regular file, or `null` when there is none. */
+  async stat(relPath: string): Promise<FileStat | null> {
+    return this.statAbs(await this.resolve(relPath));
+  }
+
+  private async statAbs(abs: string): Promise<FileStat | null> {
+    try {
+      const s = await stat(abs);
+      return s.isFile() ? { mtime: s.mtime, size: s.size } : null;
+    } catch (err) {
+      if (isMissing(err)) return null;
+      throw err;
+    }
+  }
+
+  /**
+   * Yields the path of every page (`*.md` regular file), depth-first in name order. Skips
+   * hidden entries (`.git`, `.folio`, temp files), the top-level `uploads/` folder and
+   * symlinks (a symlinked folder could loop or lead outside the root).
+   */
+  async *walk(): AsyncIterable<string> {
+    yield* this.walkDir('');
+  }
+
+  private async *walkDir(relDir: string): AsyncIterable<string> {
+    let entries;
+    try {
+      entries = await readdir(relDir ? path.join(this.root, relDir) : this.root, { withFileTypes: true });
+    } catch (err) {
+      if (isMissing(err)) return;
+      throw err;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (entry.name.startsWith('.')) continue;
+      const rel = relDir ? `${relDir}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        if (rel !== UPLOADS_DIR) yield* this.walkDir(rel);
+      } else if (entry.isFile() && entry.name.endsWith('.md')) {
+        yield rel;
+      }
+    }
+  }
+
+  /** Every page path, sorted by code unit (stable across platforms and locales). */
+  async listPages(): Promise<string[]> {
+    const pages: string[] = [];
+    for await (const p of this.walk()) pages.push(p);
+    return pages.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+}

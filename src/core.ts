@@ -1,0 +1,95 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Config } from './config.js';
+import { type EventBus, InProcessBus } from './events/bus.js';
+import { RedisBus } from './events/redis-bus.js';
+import { createLogger, type Logger } from './logger.js';
+import { type BucketLimit, type BucketName, type BucketTable, bucketTable } from './ratelimit/buckets.js';
+import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './ratelimit/limiter.js';
+import { type Clock, systemClock } from './services/clock.js';
+import type { TxtResolver } from './services/custom-domains.js';
+import { createServices, type Services } from './services/index.js';
+import { openStore, type Store } from './store/database.js';
+
+export interface CoreOptions {
+  logger?: Logger;
+  clock?: Clock;
+  /** Replaces some of SPEC.md part 8's limits (tests use small ones). */
+  rateLimits?: Partial<Record<BucketName, Partial<BucketLimit>>>;
+  /** PostgreSQL schema to isolate this instance in (tests). */
+  pgSchema?: string;
+  /**
+   * Answers the TXT lookups that verify custom domains (default: the system resolver via
+   * `dns.promises.resolveTxt`). Tests pass canned answers; an operator could pass a
+   * resolver bound to particular DNS servers.
+   */
+  txtResolver?: TxtResolver;
+}
+
+/** Everything but the adapters: what the server and the CLI's commands share. */
+export interface Core {
+  config: Config;
+  logger: Logger;
+  store: Store;
+  events: EventBus;
+  limiter: RateLimiter;
+  buckets: BucketTable;
+  services: Services;
+  close(): Promise<void>;
+}
+
+/** Opens the data directory, the database (migrated), the bus and the services. */
+export async function createCore(config: Config, options: CoreOptions = {}): Promise<Core> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  fs.mkdirSync(config.dataDir, { recursive: true });
+
+  const store = await openStore({
+    databaseUrl: config.databaseUrl,
+    sqlitePath: path.join(config.dataDir, 'folio.db'),
+    ...(options.pgSchema ? { pgSchema: options.pgSchema } : {}),
+  });
+  await store.migrate();
+
+  // ioredis is loaded only when Redis is configured.
+  const redis = config.redisUrl
+    ? new (await import('ioredis')).Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 })
+    : null;
+  if (redis) await redis.connect();
+  const onListenerError = (error: unknown) => logger.error({ err: error }, 'event listener failed');
+  const events: EventBus = redis
+    ? await RedisBus.connect(redis, onListenerError)
+    : new InProcessBus(onListenerError);
+  const limiter: RateLimiter = redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter();
+  const buckets = bucketTable(options.rateLimits);
+
+  const services = await createServices({
+    config,
+    store,
+    events,
+    logger,
+    clock: options.clock ?? systemClock,
+    quota: async (bucket, key) => (await limiter.hit(key, buckets[bucket])).allowed,
+    ...(options.txtResolver ? { txtResolver: options.txtResolver } : {}),
+  });
+
+  let closing: Promise<void> | null = null;
+  return {
+    config,
+    logger,
+    store,
+    events,
+    limiter,
+    buckets,
+    services,
+    close() {
+      closing ??= (async () => {
+        await services.stop();
+        await events.close();
+        await limiter.close();
+        redis?.disconnect();
+        await store.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,170 @@
+import { createHash } from 'node:crypto';
+import { parseDocument, stringify } from 'yaml';
+
+/** The result of splitting a page file. `error` is set (and `frontmatter` is `{}`) when the YAML is invalid. */
+export interface ParsedPageFile {
+  frontmatter: Record<string, unknown>;
+  body: string;
+  error?: string;
+}
+
+/** The typed view of the frontmatter keys Folio itself understands. */
+export interface PageMeta {
+  id?: string;
+  title?: string;
+  description?: string;
+  tags: string[];
+  status: 'draft' | 'published';
+  order?: number;
+}
+
+/** Keys written first, in this order; any other key follows alphabetically. */
+export const CANONICAL_KEYS = ['id', 'title', 'description', 'tags', 'status', 'order'] as const;
+
+// The opening fence must be the file's first line; the closing one is the next line that is
+// exactly `---` (trailing blanks tolerated).
+const OPEN_FENCE_RE = /^---[ \t]*\r?\n/;
+const CLOSE_FENCE_RE = /^---[ \t]*(?:\r?\n|$)/gm;
+
+/**
+ * Splits a page file into YAML frontmatter and Markdown body. Never throws: invalid YAML
+ * (or YAML that is not a mapping) yields `frontmatter: {}`, the body, and `error`, so the
+ * caller can apply the workspace's strict or lenient mode. A file without a closed `---`
+ * block is all body. One blank line after the closing fence is treated as separator
+ * (`serializePageFile` writes it), so `parse(serialize(fm, body)).body === body`.
+ */
+export function parsePageFile(text: string): ParsedPageFile {
+  const src = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  const open = OPEN_FENCE_RE.exec(src);
+  if (!open) return { frontmatter: {}, body: src };
+  const closeRe = new RegExp(CLOSE_FENCE_RE);
+  closeRe.lastIndex = open[0].length;
+  const close = closeRe.exec(src);
+  if (!close) return { frontmatter: {}, body: src };
+  const yamlText = src.slice(open[0].length, close.index);
+  const body = src.slice(close.index + close[0].length).replace(/^\r?\n/, '');
+  try {
+    // YAML 1.2 core schema: dates stay strings, `yes`/`no` stay strings.
+    const doc = parseDocument(yamlText, { prettyErrors: true, uniqueKeys: true });
+    if (doc.errors.length > 0) return { frontmatter: {}, body, error: firstLine(doc.errors[0]?.message) };
+    const value: unknown = doc.toJS({ maxAliasCount: 100 });
+    if (value === null || value === undefined) return { frontmatter: {}, body };
+    if (typeof value !== 'object' || Array.isArray(value)) {
+      return { frontmatter: {}, body, error: 'Frontmatter must be a mapping of keys to values' };
+    }
+    // An own `__proto__` key would later turn Object.assign into a prototype change.
+    const frontmatter = Object.fromEntries(Object.entries(value).filter(([k]) => k !== '__proto__'));
+    return { frontmatter, body };
+  } catch (err) {
+    return { frontmatter: {}, body, error: firstLine((err as Error).message) };
+  }
+}
+
+function firstLine(message: string | undefined): string {
+  return `Invalid frontmatter: ${(message ?? 'unknown error').split('\n')[0]}`;
+}
+
+/**
+ * Writes a page file: `---`, the canonical frontmatter as YAML (no line folding, so diffs
+ * stay line-based), `---`, a blank line, then the body verbatim. The fences are written even
+ * for empty frontmatter so a body starting with `---` is never mistaken for frontmatter.
+ */
+export function serializePageFile(frontmatter: Record<string, unknown>, body: string): string {
+  const fm = canonicalFrontmatter(frontmatter);
+  const yamlText = Object.keys(fm).length === 0 ? '' : stringify(fm, { lineWidth: 0 });
+  return `---\n${yamlText}---\n${body === '' ? '' : `\n${body}`}`;
+}
+
+/**
+ * The frontmatter in canonical form: `CANONICAL_KEYS` first in that order, then the other
+ * keys alphabetically (code-unit order, independent of locale); undefined values and an
+ * empty or blank `description` dropped. Nested values are kept as they are.
+ */
+export function canonicalFrontmatter(fm: Record<string, unknown>): Record<string, unknown> {
+  const known = new Set<string>(CANONICAL_KEYS);
+  const keys = [
+    ...CANONICAL_KEYS.filter((k) => Object.hasOwn(fm, k)),
+    ...Object.keys(fm)
+      .filter((k) => !known.has(k))
+      .sort(),
+  ];
+  return Object.fromEntries(
+    keys
+      .filter((k) => k !== '__proto__' && fm[k] !== undefined)
+      .filter((k) => !(k === 'description' && typeof fm[k] === 'string' && fm[k].trim() === ''))
+      .map((k) => [k, fm[k]]),
+  );
+}
+
+/** `'sha256:'` followed by the lowercase hex SHA-256 of the UTF-8 text (or the bytes). */
+export function hashOf(text: string | Buffer): string {
+  return `sha256:${createHash('sha256').update(text).digest('hex')}`;
+}
+
+/** The page's `content_hash`: `hashOf` the Markdown body exactly as stored (CONTRACT.md 4). */
+export function contentHash(body: string): string {
+  return hashOf(body);
+}
+
+/**
+ * The page's `frontmatter_hash`: `hashOf` a stable JSON of the canonical frontmatter, with
+ * object keys sorted at every depth, so key order in the file or request never changes it.
+ */
+export function frontmatterHash(fm: Record<string, unknown>): string {
+  return hashOf(stableJson(canonicalFrontmatter(fm)));
+}
+
+/** JSON with object keys sorted recursively; `undefined` members are omitted as JSON does. */
+export function stableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+    const obj = v as Record<string, unknown>;
+    return Object.fromEntries(
+      Object.keys(obj)
+        .sort()
+        .map((k) => [k, obj[k]]),
+    );
+  });
+}
+
+/**
+ * Reads Folio's own keys from arbitrary frontmatter without throwing: scalars become
+ * trimmed strings, `tags` may be a list or a comma-separated string (deduplicated, blanks
+ * dropped), `status` is `published` only when it says so (case-insensitive, or legacy
+ * `published: true`) and `draft` otherwise, `order` is a finite number or absent.
+ */
+export function readPageMeta(fm: Record<string, unknown>): PageMeta {
+  const meta: PageMeta = { tags: readTags(fm.tags), status: readStatus(fm) };
+  const id = scalarString(fm.id);
+  const title = scalarString(fm.title);
+  const description = scalarString(fm.description);
+  const order = readOrder(fm.order);
+  if (id) meta.id = id;
+  if (title) meta.title = title;
+  if (description) meta.description = description;
+  if (order !== undefined) meta.order = order;
+  return meta;
+}
+
+function scalarString(v: unknown): string | undefined {
+  if (typeof v === 'string') return v.trim() || undefined;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return undefined;
+}
+
+function readTags(v: unknown): string[] {
+  const items = typeof v === 'string' ? v.split(',') : Array.isArray(v) ? v : [];
+  const tags = items.map(scalarString).filter((t): t is string => t !== undefined);
+  return [...new Set(tags)];
+}
+
+function readStatus(fm: Record<string, unknown>): PageMeta['status'] {
+  if (typeof fm.status === 'string')
+    return fm.status.trim().toLowerCase() === 'published' ? 'published' : 'draft';
+  return fm.published === true ? 'published' : 'draft';
+}
+
+function readOrder(v: unknown): number | undefined {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  return Number.isFinite(n) ? n : undefined;
+}

@@ -1,0 +1,163 @@
+import { realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { invalid } from '../errors.js';
+
+/**
+ * Segment stems that would collide with the content API's own routes
+ * (`/content/{ws}/uploads`, `/tree`, `/reorder`, `/move`). Refused at any depth so a page
+ * never shadows a route and `uploads/` stays a pure asset folder.
+ */
+export const RESERVED_NAMES: ReadonlySet<string> = new Set(['uploads', 'tree', 'reorder', 'move']);
+
+/** Longest file or folder name most filesystems accept, in UTF-8 bytes. */
+export const MAX_NAME_BYTES = 255;
+/** Longest page path accepted, in UTF-8 bytes (well under PATH_MAX once DATA_DIR is prefixed). */
+export const MAX_PATH_BYTES = 1024;
+
+// C0, DEL and C1 controls: invisible in UIs and hostile to shells, logs and git.
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
+// Windows-reserved characters keep the git tree checkout-able everywhere; `#`, `|`, `[`, `]`
+// would break `[[target#heading|label]]` wikilinks and URLs built from the path.
+const FORBIDDEN_CHARS = /[:*?"<>|#[\]]/;
+
+const byteLength = (s: string): number => Buffer.byteLength(s, 'utf8');
+
+/**
+ * Turns a client-supplied page path (with or without `.md`, optionally with one leading `/`)
+ * into the canonical workspace-relative path: NFC, forward slashes, ending in lowercase `.md`.
+ * Throws `invalid('path', …)` for anything that could escape the workspace, hide a file,
+ * collide with a route or fail to check out on another OS.
+ */
+export function normalizePagePath(input: string): string {
+  if (typeof input !== 'string') throw invalid('path', 'Path must be a string');
+  // NFC so that a name typed on macOS (NFD) and on Linux maps to one file.
+  let p = input.trim().normalize('NFC');
+  if (p === '') throw invalid('path', 'Path must not be empty');
+  if (CONTROL_CHARS.test(p)) throw invalid('path', 'Path must not contain control characters');
+  if (p.includes('\\')) throw invalid('path', 'Path must use forward slashes');
+  if (p.startsWith('//')) throw invalid('path', 'Path must be relative to the workspace');
+  if (/^[a-zA-Z]:/.test(p)) throw invalid('path', 'Path must not start with a drive letter');
+  if (p.startsWith('/')) p = p.slice(1);
+  if (p === '') throw invalid('path', 'Path must not be empty');
+
+  if (/\.md$/i.test(p)) p = p.slice(0, -3);
+  p += '.md';
+
+  const segments = p.split('/');
+  for (const [i, segment] of segments.entries()) checkSegment(segment, i === segments.length - 1);
+  if (byteLength(p) > MAX_PATH_BYTES) throw invalid('path', `Path must be at most ${MAX_PATH_BYTES} bytes`);
+  return p;
+}
+
+function checkSegment(segment: string, isLast: boolean): void {
+  if (segment === '') throw invalid('path', 'Path must not contain empty segments');
+  if (segment === '..' || segment === '.')
+    throw invalid('path', 'Path must not contain "." or ".." segments');
+  if (segment.startsWith('.')) throw invalid('path', 'Path segments must not start with "."');
+  if (segment !== segment.trim() || segment.endsWith('.')) {
+    throw invalid('path', 'Path segments must not start or end with spaces or end with "."');
+  }
+  if (FORBIDDEN_CHARS.test(segment))
+    throw invalid('path', 'Path must not contain any of : * ? " < > | # [ ]');
+  const stem = isLast ? segment.slice(0, -3) : segment;
+  if (stem === '') throw invalid('path', 'Page name must not be empty');
+  if (RESERVED_NAMES.has(stem.toLowerCase())) throw invalid('path', `"${stem}" is a reserved name`);
+  if (byteLength(segment) > MAX_NAME_BYTES) {
+    throw invalid('path', `Each path segment must be at most ${MAX_NAME_BYTES} bytes`);
+  }
+}
+
+/**
+ * The URL path of a page on the published site: the canonical path without `.md`, and a
+ * folder's `index.md` served as the folder itself (`guides/index.md` -> `guides`,
+ * root `index.md` -> `''`). No leading or trailing slash.
+ */
+export function pageUrlPath(pagePath: string): string {
+  const withoutExt = pagePath.replace(/\.md$/i, '');
+  if (withoutExt === 'index') return '';
+  return withoutExt.endsWith('/index') ? withoutExt.slice(0, -'/index'.length) : withoutExt;
+}
+
+/** The folder holding a workspace-relative path (`''` for the root), as used by the tree. */
+export function parentFolder(relPath: string): string {
+  const i = relPath.lastIndexOf('/');
+  return i < 0 ? '' : relPath.slice(0, i);
+}
+
+/**
+ * Lexical containment: whether `absPath` is `root` or lies below it once both are resolved.
+ * It does not touch the disk, so pass real paths when symlinks matter (`resolveInside` does).
+ */
+export function isInside(root: string, absPath: string): boolean {
+  const rel = path.relative(path.resolve(root), path.resolve(absPath));
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}
+
+/**
+ * Resolves `relPath` under `root` and returns the absolute (non-realpath) result, or throws
+ * `invalid('path', …)` when it escapes — lexically, or through a symlink anywhere along the
+ * way (checked on the real path of the nearest existing ancestor, since the target itself
+ * may not exist yet). Check-then-use is inherently racy; it guards against content in the
+ * tree (e.g. a symlink committed to git), not against a concurrent local attacker.
+ */
+export async function resolveInside(root: string, relPath: string): Promise<string> {
+  if (typeof relPath !== 'string' || relPath.includes('\0')) throw invalid('path', 'Invalid path');
+  if (path.isAbsolute(relPath)) throw invalid('path', 'Path must be relative to the workspace');
+  const absRoot = path.resolve(root);
+  const abs = path.resolve(absRoot, relPath);
+  if (!isInside(absRoot, abs)) throw invalid('path', 'Path escapes the workspace');
+  const [realRoot, realTarget] = await Promise.all([realpathOfNearest(absRoot), realpathOfNearest(abs)]);
+  if (!isInside(realRoot, realTarget)) throw invalid('path', 'Path escapes the workspace');
+  return abs;
+}
+
+async function realpathOfNearest(abs: string): Promise<string> {
+  const tail: string[] = [];
+  let current = abs;
+  for (;;) {
+    try {
+      return path.join(await realpath(current), ...tail.reverse());
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      const parent = path.dirname(current);
+      if ((code !== 'ENOENT' && code !== 'ENOTDIR') || parent === current) throw err;
+      tail.push(path.basename(current));
+      current = parent;
+    }
+  }
+}
+
+const MAX_UPLOAD_STEM = 100;
+
+/**
+ * Makes a client's upload file name safe to store under `uploads/`: directory parts dropped,
+ * accents folded to ASCII, lowercase letters, digits and single dashes, lowercase extension
+ * kept (`Mon Café (1).PNG` -> `mon-cafe-1.png`). Never empty (`file` as a fallback stem).
+ * The result has no dots besides the extension's, so `suffixUploadName` can make it unique.
+ */
+export function normalizeUploadName(name: string): string {
+  const base = String(name).split(/[/\\]/).pop() ?? '';
+  const dot = base.lastIndexOf('.');
+  const rawExt = dot > 0 ? base.slice(dot + 1) : '';
+  const ext = /^[a-z0-9]{1,10}$/i.test(rawExt) ? rawExt.toLowerCase() : '';
+  const rawStem = ext ? base.slice(0, dot) : base;
+  const stem = toAsciiDashes(rawStem).slice(0, MAX_UPLOAD_STEM).replace(/-+$/, '') || 'file';
+  return ext ? `${stem}.${ext}` : stem;
+}
+
+/** Inserts `-suffix` before the extension of a normalized upload name (`a.png`, `2` -> `a-2.png`). */
+export function suffixUploadName(name: string, suffix: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? `${name.slice(0, dot)}-${suffix}${name.slice(dot)}` : `${name}-${suffix}`;
+}
+
+/** Lowercase ASCII letters and digits joined by single dashes; shared with slugify. */
+export function toAsciiDashes(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}

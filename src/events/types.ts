@@ -1,0 +1,27 @@
+/**
+ * Every event Folio emits, keyed by type. The first nine are SPEC.md 6.2's
+ * WebSocket events and carry exactly its payload fields; the rest are internal.
+ */
+export interface EventPayloads {
+  'page-created': { workspace_id: string; path: string; actor: string | null };
+  'page-updated': { workspace_id: string; path: string; actor: string | null };
+  'page-deleted': { workspace_id: string; path: string; actor: string | null };
+  'page-moved': { workspace_id: string; old_path: string; new_path: string; actor: string | null };
+  'presence-join': { workspace_id: string; user_id: string };
+  'presence-leave': { workspace_id: string; user_id: string };
+  'sync-status': { workspace_id: string; status: string };
+  'conflict-detected': { workspace_id: string; path: string };
+  'bulk-sync': { workspace_id: string; changed_count: number; paths: string[] };
+  /** Internal (not sent over WebSocket): a file was stored under uploads/; git auto-commit listens. */
+  'upload-created': { workspace_id: string; path: string; actor: string | null };
+  /** Internal (not sent over WebSocket): a member was removed; the hub drops their subscriptions. */
+  'member-removed': { workspace_id: string; user_id: string; actor: string | null };
+}
+
+export type EventType = keyof EventPayloads;
+
+export type FolioEvent = {
+  [K in EventType]: { type: K; payload: EventPayloads[K]; at: string };
+}[EventType];
+
+export type EventOf<K extends EventType> = Extract<FolioEvent, { type: K }>;

@@ -1,0 +1,173 @@
+/**
+ * Validation of a workspace's `git_remote` before Folio ever fetches from it.
+ * A remote URL is user input that makes the server open connections and read
+ * paths, so it is checked for server-side request forgery and local file access.
+ *
+ * Decisions: accepted are https, ssh (`ssh://` and scp-like `user@host:path`)
+ * and, when allowed, `file://` or absolute local paths. Refused are `git://`
+ * (no encryption or authentication, so a pulled tree could be tampered with in
+ * transit), `ext::`/`fd::` and any other transport helper (they run commands),
+ * plain `http://` unless `allowPrivateHosts` (a test or trusted-LAN override),
+ * and relative paths (they would depend on the server's working directory).
+ * The host check runs at validation time; DNS may answer differently later
+ * (rebinding), so this is a guard against mistakes and casual SSRF, not a sandbox.
+ */
+import { lookup } from 'node:dns/promises';
+import { realpath } from 'node:fs/promises';
+import { BlockList, isIP } from 'node:net';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { invalid } from '../errors.js';
+
+export type RemoteKind = 'file' | 'https' | 'ssh';
+
+export interface ClassifiedRemote {
+  /** 'https' covers plain http too when it was allowed: both are git's smart-HTTP transport. */
+  kind: RemoteKind;
+  /** The URL safe to show and store in listings: no password, and for http(s) no userinfo at all. */
+  display: string;
+}
+
+/** Resolves a host name to its IP addresses. */
+export type HostResolver = (host: string) => Promise<string[]>;
+
+export interface ClassifyRemoteOptions {
+  /** GIT_ALLOW_FILE_REMOTES: whether `file://` and absolute local paths are accepted. */
+  allowFileRemotes: boolean;
+  /** Local remotes inside it are always refused (they could expose other workspaces or keys). */
+  dataDir: string;
+  /** Skip the loopback/private address check and accept plain http (tests, trusted networks). */
+  allowPrivateHosts?: boolean;
+  /** Injectable for tests; defaults to `dns.promises.lookup(host, { all: true })`. */
+  resolveHost?: HostResolver;
+}
+
+/** The real resolver: every address the system resolver returns for `host`. */
+export const defaultResolveHost: HostResolver = async (host) =>
+  (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+
+const blocked = new BlockList();
+for (const [net, prefix] of [
+  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16],
+  ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15],
+  ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+] as const) blocked.addSubnet(net, prefix, 'ipv4'); // prettier-ignore
+for (const [net, prefix] of [
+  ['::', 96], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['2001:db8::', 32],
+] as const) blocked.addSubnet(net, prefix, 'ipv6'); // prettier-ignore
+
+/**
+ * True for loopback, private, CGNAT, link-local (cloud metadata at
+ * 169.254.169.254), multicast, reserved and documentation addresses, IPv4 or
+ * IPv6, including IPv4-mapped (::ffff:a.b.c.d) and NAT64 (64:ff9b::a.b.c.d) forms.
+ */
+export function isBlockedAddress(ip: string): boolean {
+  const family = isIP(ip);
+  if (family === 4) return blocked.check(ip, 'ipv4');
+  if (family !== 6) return true; // not an address at all: refuse rather than guess
+  const nat64 = /^64:ff9b::(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (nat64?.[1]) return blocked.check(nat64[1], 'ipv4');
+  return blocked.check(ip, 'ipv6'); // BlockList applies IPv4 rules to IPv4-mapped addresses itself
+}
+
+const BLOCKED_NAMES = /^(localhost|.*\.localhost|metadata|metadata\.google\.internal|.*\.internal)$/i;
+
+const refuse = (message: string): never => {
+  throw invalid('git_remote', message);
+};
+
+async function assertPublicHost(hostname: string, options: ClassifyRemoteOptions): Promise<void> {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === '' || host.startsWith('-')) refuse('The git remote has no valid host');
+  if (options.allowPrivateHosts) return;
+  if (BLOCKED_NAMES.test(host)) refuse('The git remote must not point at a local or internal host');
+  let addresses: string[];
+  if (isIP(host)) addresses = [host];
+  else {
+    try {
+      addresses = await (options.resolveHost ?? defaultResolveHost)(host);
+    } catch {
+      addresses = [];
+    }
+    if (addresses.length === 0) refuse(`The git remote's host ${host} cannot be resolved`);
+  }
+  if (addresses.some(isBlockedAddress)) {
+    refuse('The git remote must not point at a loopback, private, link-local or metadata address');
+  }
+}
+
+/** Whether `child` is `parent` or below it. */
+const within = (child: string, parent: string): boolean => {
+  const rel = relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+};
+
+const real = (p: string): Promise<string> => realpath(p).catch(() => resolve(p));
+
+async function classifyLocal(
+  path: string,
+  display: string,
+  options: ClassifyRemoteOptions,
+): Promise<ClassifiedRemote> {
+  if (!options.allowFileRemotes) refuse('Local and file:// git remotes are not allowed on this server');
+  if (!isAbsolute(path)) refuse('A local git remote must be an absolute path');
+  // Compare both the literal and the symlink-resolved forms, so neither a link into DATA_DIR nor a linked DATA_DIR slips by.
+  const [target, dataDir] = [resolve(path), resolve(options.dataDir)];
+  if (within(target, dataDir) || within(await real(target), await real(dataDir))) {
+    refuse('A local git remote must not be inside the data directory');
+  }
+  return { kind: 'file', display };
+}
+
+/**
+ * Classifies and validates a git remote URL, throwing 400 VALIDATION_ERROR
+ * (`details.field: 'git_remote'`) for anything Folio must not fetch from.
+ */
+export async function classifyRemote(url: string, options: ClassifyRemoteOptions): Promise<ClassifiedRemote> {
+  const value = url.trim();
+  // eslint-disable-next-line no-control-regex
+  if (value === '' || value.startsWith('-') || /[\s\u0000-\u001f\u007f]/.test(value)) {
+    return refuse('Invalid git remote');
+  }
+  if (/^[a-z][a-z0-9+.-]*::/i.test(value))
+    return refuse('Git transport helpers (such as ext::) are not allowed');
+
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(value)?.[1]?.toLowerCase();
+  if (scheme !== undefined) {
+    let parsed: URL;
+    try {
+      parsed = new URL(value);
+    } catch {
+      return refuse('Invalid git remote URL');
+    }
+    if (scheme === 'file') {
+      if (parsed.hostname !== '' && parsed.hostname !== 'localhost') refuse('file:// remotes must be local');
+      return classifyLocal(decodeURIComponent(parsed.pathname), `file://${parsed.pathname}`, options);
+    }
+    if (scheme === 'https' || (scheme === 'http' && options.allowPrivateHosts)) {
+      await assertPublicHost(parsed.hostname, options);
+      return {
+        kind: 'https',
+        display: `${parsed.protocol}//${parsed.host}${parsed.pathname}${parsed.search}`,
+      };
+    }
+    if (scheme === 'ssh' || scheme === 'git+ssh' || scheme === 'ssh+git') {
+      await assertPublicHost(parsed.hostname, options);
+      const user = parsed.username ? `${parsed.username}@` : '';
+      return { kind: 'ssh', display: `ssh://${user}${parsed.host}${parsed.pathname}` };
+    }
+    if (scheme === 'http') return refuse('Use https:// for git remotes');
+    if (scheme === 'git')
+      return refuse('git:// remotes are unauthenticated and unencrypted; use https:// or ssh');
+    return refuse(`Unsupported git remote scheme: ${scheme}`);
+  }
+
+  if (value.startsWith('/')) return classifyLocal(value, value, options);
+
+  // scp-like syntax, as git reads it: a colon before any slash, e.g. git@github.com:org/docs.git
+  const scp = /^(?:([^@/:]+)@)?(\[[^\]/]+\]|[^@/:[\]]+):(.*)$/.exec(value);
+  if (scp) {
+    await assertPublicHost(scp[2] ?? '', options);
+    return { kind: 'ssh', display: value };
+  }
+  return refuse('A git remote must be an https:// or ssh URL, or an absolute local path');
+}

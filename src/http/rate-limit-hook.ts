@@ -1,0 +1,44 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.js';
+import { type BucketName, type BucketTable, orgRateKey } from '../ratelimit/buckets.js';
+import type { RateDecision, RateLimiter } from '../ratelimit/limiter.js';
+import './fastify-types.js';
+
+/** The bucket key: per organization when authenticated, per IP otherwise (SPEC.md part 8). */
+export function rateKey(request: FastifyRequest, bucket: BucketName): string {
+  // Registration is counted per IP even for a signed-in caller (SPEC.md 5.2).
+  if (request.actor && bucket !== 'registration') return orgRateKey(bucket, request.actor.orgId);
+  return `${bucket}:ip:${request.ip}`;
+}
+
+function setHeaders(reply: FastifyReply, decision: RateDecision): void {
+  reply.header('X-RateLimit-Limit', String(decision.limit));
+  reply.header('X-RateLimit-Remaining', String(decision.remaining));
+  reply.header('X-RateLimit-Reset', String(Math.ceil(decision.resetAt / 1000)));
+}
+
+/**
+ * Counts the request against every bucket its route declares and refuses the
+ * first exhausted one with 429 and SPEC.md 7.3's four headers. Runs after
+ * authentication so the organization is known.
+ */
+export function installRateLimits(app: FastifyInstance, limiter: RateLimiter, table: BucketTable): void {
+  app.addHook('preHandler', async (request, reply) => {
+    const declared = request.routeOptions.config?.rateLimit;
+    if (!declared) return;
+    const buckets: readonly BucketName[] = typeof declared === 'string' ? [declared] : declared;
+    let tightest: RateDecision | null = null;
+    for (const bucket of buckets) {
+      const decision = await limiter.hit(rateKey(request, bucket), table[bucket]);
+      if (!decision.allowed) {
+        setHeaders(reply, decision);
+        throw new AppError('RATE_LIMITED', 'Too many requests; try again later', {
+          retryAfter: (decision.resetAt - Date.now()) / 1000,
+          details: { bucket },
+        });
+      }
+      if (!tightest || decision.remaining < tightest.remaining) tightest = decision;
+    }
+    if (tightest) setHeaders(reply, tightest);
+  });
+}

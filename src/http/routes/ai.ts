@@ -1,0 +1,85 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../errors.js';
+import type { AiService, ChatStreamEvent } from '../../services/ai.js';
+import { requireActor } from '../auth-context.js';
+import { errorBody } from '../error-handler.js';
+
+const AI = { rateLimit: 'ai' } as const;
+
+/** One Server-Sent Event; JSON data never holds a raw newline, so one `data:` line suffices. */
+const frame = (event: string, data: unknown): string => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+const wantsEventStream = (request: FastifyRequest): boolean =>
+  /\btext\/event-stream\b/i.test(String(request.headers.accept ?? ''));
+
+/** An abort signal that fires when the client goes away before the response is finished. */
+function abortOnClose(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.once('close', () => {
+    // An AppError reason: the provider call rethrows it and the error mapping answers it
+    // quietly (to nobody) instead of logging a fault. 499 as nginx records it.
+    if (!reply.raw.writableFinished) {
+      controller.abort(new AppError('VALIDATION_ERROR', 'The client closed the connection', { status: 499 }));
+    }
+  });
+  return controller.signal;
+}
+
+/**
+ * The SSE body: `token` per delta, `sources`, then `done`. A failure after
+ * the 200 was sent can only be reported in the stream: `error` with SPEC.md
+ * 7.1's body, and the stream ends there.
+ */
+async function* eventStream(
+  request: FastifyRequest,
+  first: IteratorResult<ChatStreamEvent>,
+  rest: AsyncGenerator<ChatStreamEvent>,
+  signal: AbortSignal,
+): AsyncGenerator<string> {
+  const toFrame = (event: ChatStreamEvent): string =>
+    event.type === 'token'
+      ? frame('token', { text: event.text })
+      : frame('sources', { sources: event.sources });
+  try {
+    if (!first.done) yield toFrame(first.value);
+    for await (const event of rest) yield toFrame(event);
+    yield frame('done', {});
+  } catch (err) {
+    if (signal.aborted) return;
+    const error =
+      err instanceof AppError ? err : new AppError('INTERNAL_ERROR', 'An internal error occurred');
+    if (!(err instanceof AppError)) request.log.error({ err, request_id: request.id }, 'chat stream failed');
+    yield frame('error', errorBody(request, error));
+  }
+}
+
+/** SPEC.md 4.4's AI endpoints, and the status alias of CONTRACT.md 6. */
+export function aiRoutes(services: { ai: AiService }) {
+  const { ai } = services;
+  return (app: FastifyInstance) => {
+    // Anonymous on purpose: SPEC.md does not ask for a token and the answer holds no secret.
+    app.get('/api/v1/ai/status', async () => ai.status());
+    app.get('/api/ai/status', async () => ai.status());
+
+    app.post('/api/v1/ai/writing-assist', { config: AI }, async (request, reply) =>
+      ai.writingAssist(requireActor(request), request.body, abortOnClose(reply)),
+    );
+
+    app.post('/api/v1/ai/chat', { config: AI }, async (request, reply) => {
+      const actor = requireActor(request);
+      const signal = abortOnClose(reply);
+      if (!wantsEventStream(request)) return ai.chat(actor, request.body, signal);
+      const events = ai.chatStream(actor, request.body, signal);
+      // Checks and the provider's first delta happen here, so a refusal or an early provider
+      // failure is still an ordinary JSON error with its own status.
+      const first = await events.next();
+      return reply
+        .code(200)
+        .header('content-type', 'text/event-stream; charset=utf-8')
+        .header('cache-control', 'no-cache, no-transform')
+        .header('x-accel-buffering', 'no')
+        .send(Readable.from(eventStream(request, first, events, signal)));
+    });
+  };
+}

@@ -1,0 +1,65 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { forbidden } from '../../errors.js';
+import { analyticsRangeInput, CONSENT_COOKIE, consentInput } from '../../services/analytics.js';
+import type { Services } from '../../services/index.js';
+import { requireActor } from '../auth-context.js';
+import { setCookie } from '../cookies.js';
+import { parseInput } from '../../domain/validate.js';
+import { visitorSignals } from './site.js';
+
+type ById = { Params: { id: string } };
+
+/** A reader's choice is remembered for a year. */
+const CONSENT_MAX_AGE = 365 * 24 * 3600;
+const FORM = 'application/x-www-form-urlencoded';
+
+/** A cross-site page must not be able to give consent on the reader's behalf. */
+function sameSite(request: FastifyRequest): boolean {
+  if (request.headers['sec-fetch-site'] === 'cross-site') return false;
+  const origin = request.headers.origin;
+  // API clients send no Origin; browsers always do on a form post (`null` from opaque origins).
+  if (origin === undefined) return true;
+  try {
+    return new URL(origin).host === request.headers.host;
+  } catch {
+    return false;
+  }
+}
+
+/** Only a path on this host: never `//elsewhere` or a URL. */
+function safeReturn(value: unknown): string | null {
+  return typeof value === 'string' && /^\/(?![/\\])/.test(value) && !/[\r\n]/.test(value) ? value : null;
+}
+
+/**
+ * `POST /api/analytics/consent` (JSON `{ consent }`, or the site footer's form, which comes
+ * back to its page) and the admins' reports under `/api/v1/workspaces/:id/analytics/`.
+ */
+export function analyticsRoutes(services: Services) {
+  const { analytics } = services;
+  return (app: FastifyInstance) => {
+    // The site's consent form works without JavaScript, so it posts a form; only this scope parses one.
+    app.addContentTypeParser(FORM, { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(String(body))));
+    });
+
+    app.post('/api/analytics/consent', { config: { rateLimit: 'publishedDocs' } }, async (request, reply) => {
+      if (!sameSite(request)) throw forbidden('Consent can only be given on this site');
+      const { consent } = parseInput(consentInput, request.body);
+      setCookie(reply, CONSENT_COOKIE, consent ? 'granted' : 'denied', CONSENT_MAX_AGE);
+      const back = request.headers['content-type']?.startsWith(FORM)
+        ? safeReturn((request.body as Record<string, unknown>).return_to)
+        : null;
+      if (back) return reply.redirect(back, 303);
+      // DNT and GPC win over consent: say so, so a client does not believe it is counted.
+      return { consent, recording: consent && !visitorSignals(request).doNotTrack };
+    });
+
+    const reports = { pages: analytics.pages, searches: analytics.searches, overview: analytics.overview };
+    for (const [name, report] of Object.entries(reports)) {
+      app.get<ById>(`/api/v1/workspaces/:id/analytics/${name}`, async (request) =>
+        report(requireActor(request), request.params.id, parseInput(analyticsRangeInput, request.query)),
+      );
+    }
+  };
+}

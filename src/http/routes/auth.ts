@@ -1,0 +1,88 @@
+import type { FastifyInstance } from 'fastify';
+import { loginInput, registerInput } from '../../services/auth.js';
+import type { Services } from '../../services/index.js';
+import { forgotPasswordInput, resetPasswordInput } from '../../services/password-reset.js';
+import { rateKey } from '../rate-limit-hook.js';
+import { clientInfo, requireActor } from '../auth-context.js';
+import { clearSessionCookies, COOKIES, setSessionCookies } from '../cookies.js';
+import { parseInput } from '../../domain/validate.js';
+
+const AUTH = { rateLimit: 'auth' } as const;
+
+/** SPEC.md 4.1's password, token and session routes. Every one counts against the auth bucket. */
+export function authRoutes(services: Services) {
+  const { auth, passwordReset } = services;
+  return (app: FastifyInstance) => {
+    app.post(
+      '/api/auth/register',
+      { config: { rateLimit: ['auth', 'registration'] } },
+      async (request, reply) => {
+        const { user, tokens } = await auth.register(
+          parseInput(registerInput, request.body),
+          clientInfo(request),
+        );
+        setSessionCookies(reply, tokens);
+        return reply
+          .code(201)
+          .send({ user, access_token: tokens.access_token, expires_at: tokens.expires_at });
+      },
+    );
+
+    app.post('/api/auth/login', { config: AUTH }, async (request, reply) => {
+      const tokens = await auth.login(parseInput(loginInput, request.body), clientInfo(request));
+      setSessionCookies(reply, tokens);
+      return {
+        access_token: tokens.access_token,
+        refresh_token: tokens.refresh_token,
+        expires_in: tokens.expires_in,
+      };
+    });
+
+    app.post('/api/auth/refresh', { config: AUTH }, async (request, reply) => {
+      const body = (request.body ?? {}) as { refresh_token?: unknown };
+      const token =
+        typeof body.refresh_token === 'string' ? body.refresh_token : request.cookies[COOKIES.refresh];
+      const tokens = await auth.refresh(token, clientInfo(request));
+      setSessionCookies(reply, tokens);
+      return {
+        access_token: tokens.access_token,
+        refresh_token: tokens.refresh_token,
+        expires_in: tokens.expires_in,
+      };
+    });
+
+    app.post('/api/auth/logout', { config: AUTH }, async (request, reply) => {
+      await auth.logout(requireActor(request));
+      clearSessionCookies(reply);
+      return reply.code(204).send();
+    });
+
+    app.get('/api/auth/me', { config: AUTH }, async (request) => auth.me(requireActor(request)));
+
+    app.get('/api/auth/sessions', { config: AUTH }, async (request) => {
+      const actor = requireActor(request);
+      return { data: await auth.listSessions(actor, actor.sessionId), next_cursor: null };
+    });
+
+    // Always 200, whether or not the address is known or the limit is spent (SPEC.md 7.3).
+    app.post('/api/auth/forgot-password', async (request) => {
+      const { email } = parseInput(forgotPasswordInput, request.body);
+      // Counted apart from reset-password's 429 bucket: the two limits are separate promises.
+      const quota = services.deps.quota;
+      const allowed =
+        (await quota('auth', rateKey(request, 'auth'))) &&
+        (await quota('passwordReset', `forgot:${rateKey(request, 'passwordReset')}`));
+      await passwordReset.forgot(email, allowed);
+      return { message: 'If an account exists for that address, a reset link is on its way.' };
+    });
+
+    app.post(
+      '/api/auth/reset-password',
+      { config: { rateLimit: ['auth', 'passwordReset'] } },
+      async (request) => {
+        await passwordReset.reset(parseInput(resetPasswordInput, request.body));
+        return { message: 'Password changed. Every session was signed out.' };
+      },
+    );
+  };
+}

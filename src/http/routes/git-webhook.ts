@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../../services/index.js';
+
+type ById = { Params: { id: string } };
+
+/**
+ * SPEC.md 4.3's inbound git webhook, `POST /api/git/webhook/:workspace_id`: no
+ * bearer token, the workspace's secret instead. The signature is an HMAC of the
+ * exact bytes sent, so this plugin (and only it: the scope is encapsulated)
+ * keeps every body raw rather than parsing JSON. Answers 202 at once; the sync
+ * runs in the background.
+ */
+export function gitWebhookRoutes(services: Services) {
+  return (app: FastifyInstance) => {
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+    app.post<ById>(
+      '/api/git/webhook/:id',
+      { config: { rateLimit: 'gitWebhook' } },
+      async (request, reply) => {
+        const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        const result = await services.gitSync.receiveWebhook(request.params.id, request.headers, raw);
+        return reply.code(202).send(result);
+      },
+    );
+  };
+}

@@ -1,0 +1,14 @@
+import type { FastifyInstance } from 'fastify';
+import type { HealthService } from '../../services/health.js';
+
+/** `/api/health` (liveness) and `/api/ready` (SPEC.md 4.7). No authentication. */
+export function healthRoutes(health: HealthService, version: string) {
+  return (app: FastifyInstance) => {
+    app.get('/api/health', async () => ({ status: 'ok', version }));
+
+    app.get('/api/ready', async (_request, reply) => {
+      const { ready, checks } = await health.readiness();
+      return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', checks });
+    });
+  };
+}

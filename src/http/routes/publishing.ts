@@ -1,0 +1,34 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Services } from '../../services/index.js';
+import { requireActor } from '../auth-context.js';
+import { contentDisposition } from './uploads.js';
+
+type ById = { Params: { id: string } };
+
+/**
+ * Publishing a workspace, its static export and its quality report (SPEC.md 4.5).
+ * `POST /api/v1/workspaces/:id/publish` (admins) publishes every draft and makes the site
+ * public; GET and POST `…/export` behave identically and stream the ZIP in the response.
+ */
+export function publishingRoutes(services: Services) {
+  const { publishing, exports, quality } = services;
+  return (app: FastifyInstance) => {
+    app.post<ById>('/api/v1/workspaces/:id/publish', async (request) =>
+      publishing.publishWorkspace(requireActor(request), request.params.id),
+    );
+
+    const exportSite = async (request: FastifyRequest<ById>, reply: FastifyReply) => {
+      const { filename, stream } = await exports.exportSite(requireActor(request), request.params.id);
+      reply.header('Content-Type', 'application/zip');
+      reply.header('Content-Disposition', contentDisposition('attachment', filename));
+      reply.header('Cache-Control', 'no-store');
+      return reply.send(stream);
+    };
+    app.get<ById>('/api/v1/workspaces/:id/export', { config: { rateLimit: 'export' } }, exportSite);
+    app.post<ById>('/api/v1/workspaces/:id/export', { config: { rateLimit: 'export' } }, exportSite);
+
+    app.get<ById>('/api/v1/workspaces/:id/quality', async (request) =>
+      quality.report(requireActor(request), request.params.id),
+    );
+  };
+}

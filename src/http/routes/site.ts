@@ -1,0 +1,92 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { CONSENT_COOKIE, type VisitorSignals } from '../../services/analytics.js';
+import type { Services } from '../../services/index.js';
+import type { CacheMode, SiteResponse } from '../../services/site.js';
+import { UPLOAD_CSP } from '../security.js';
+import { contentDisposition } from './uploads.js';
+
+type SitePath = { Params: { workspace: string; '*': string }; Querystring: { q?: unknown } };
+
+/** SPEC.md part 8 for public sites; members-only pages are revalidated on every visit. */
+const CACHE_CONTROL: Record<CacheMode, string> = {
+  public: 'public, max-age=300',
+  private: 'private, no-cache',
+  revalidate: 'no-cache',
+  immutable: 'public, max-age=31536000, immutable',
+};
+
+/** The site's own per-IP budget and CSP with a fresh nonce (CONTRACT.md 6). */
+const SITE = { surface: 'site', rateLimit: 'publishedDocs' } as const;
+
+/** What analytics may know of a reader: DNT and GPC win over any cookie. */
+export function visitorSignals(request: FastifyRequest): VisitorSignals {
+  return {
+    ip: request.ip,
+    userAgent: String(request.headers['user-agent'] ?? ''),
+    doNotTrack: request.headers.dnt === '1' || request.headers['sec-gpc'] === '1',
+    consent: request.cookies?.[CONSENT_COOKIE] === 'granted',
+  };
+}
+
+/** True when the client's `If-None-Match` names `etag` (weak comparison, RFC 9110 13.1.2). */
+export function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag));
+}
+
+function send(request: FastifyRequest, reply: FastifyReply, res: SiteResponse): FastifyReply {
+  if (res.type === 'redirect') {
+    // Bounded, so a redirect that stops being right (a page created where a folder was) heals.
+    return reply.header('Cache-Control', CACHE_CONTROL.public).redirect(res.location, 301);
+  }
+  reply.header('Cache-Control', CACHE_CONTROL[res.cache]);
+  if (res.type === 'upload') {
+    const { upload } = res;
+    // Replaces the site policy: whatever a user uploaded runs sandboxed, if at all.
+    reply.header('Content-Security-Policy', UPLOAD_CSP);
+    reply.header('Content-Type', upload.contentType);
+    reply.header('Content-Length', String(upload.size));
+    reply.header('Content-Disposition', contentDisposition(upload.disposition, upload.filename));
+    return reply.send(upload.stream);
+  }
+  const { etag } = res;
+  if (etag) {
+    reply.header('ETag', etag);
+    if ((res.type === 'text' || res.status === 200) && etagMatches(request.headers['if-none-match'], etag)) {
+      return reply.code(304).send();
+    }
+  }
+  if (res.type === 'text') return reply.type(res.contentType).send(res.body);
+  // The nonce goes in last, so the ETag above is the same for every request.
+  const nonce = Buffer.from(request.cspNonce, 'utf8');
+  const parts = res.chunks.flatMap((chunk, i) => (i === 0 ? [chunk] : [nonce, chunk]));
+  return reply.code(res.status).type('text/html; charset=utf-8').send(Buffer.concat(parts));
+}
+
+/**
+ * The published site: `/p/:workspace/` and everything below it (pages, search, feeds,
+ * uploads, the theme stylesheet, versions). A verified custom domain reaches the same
+ * routes through the app's URL rewrite.
+ */
+export function siteRoutes(services: Services) {
+  const { site } = services;
+  return (app: FastifyInstance) => {
+    app.get<{ Params: { workspace: string } }>('/p/:workspace', { config: SITE }, async (request, reply) =>
+      reply.redirect(`/p/${encodeURIComponent(request.params.workspace)}/`, 301),
+    );
+
+    app.get<SitePath>('/p/:workspace/*', { config: SITE }, async (request, reply) => {
+      const q = request.query.q;
+      const res = await site.serve({
+        actor: request.actor,
+        workspace: request.params.workspace,
+        path: request.params['*'],
+        ...(typeof q === 'string' ? { query: q } : {}),
+        host: request.headers.host,
+        visitor: visitorSignals(request),
+      });
+      return send(request, reply, res);
+    });
+  };
+}

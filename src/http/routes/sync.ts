@@ -1,0 +1,73 @@
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../../services/index.js';
+import { conflictDownloadParams, resolveConflictInput } from '../../services/sync-conflicts.js';
+import { requireActor } from '../auth-context.js';
+import { parseInput } from '../../domain/validate.js';
+
+const READ = { rateLimit: 'contentRead' } as const;
+const WRITE = { rateLimit: 'contentWrite' } as const;
+
+type ById = { Params: { id: string } };
+type ByConflict = { Params: { id: string; conflict_id: string } };
+type ByArtefact = { Params: { page_id: string; timestamp: string } };
+type ByVersion = { Params: { page_id: string; timestamp: string; version: string } };
+
+/**
+ * SPEC.md 4.3's sync and conflict routes (the webhook is in git-webhook.ts).
+ * `:id` takes the workspace id or slug; a workspace the caller cannot read is 404.
+ */
+export function syncRoutes(services: Services) {
+  const git = services.gitSync;
+  return (app: FastifyInstance) => {
+    app.post<ById>('/api/v1/workspaces/:id/sync', { config: WRITE }, async (request) =>
+      git.sync(requireActor(request), request.params.id),
+    );
+
+    app.get<ById>('/api/v1/workspaces/:id/conflicts', { config: READ }, async (request) =>
+      git.listConflicts(requireActor(request), request.params.id),
+    );
+
+    app.get<ByConflict>(
+      '/api/v1/workspaces/:id/sync/conflicts/:conflict_id',
+      { config: READ },
+      async (request) =>
+        git.getConflict(requireActor(request), request.params.id, request.params.conflict_id),
+    );
+
+    app.post<ByConflict>(
+      '/api/v1/workspaces/:id/sync/conflicts/:conflict_id/resolve',
+      { config: WRITE },
+      async (request) => {
+        const actor = requireActor(request);
+        const input = parseInput(resolveConflictInput, request.body);
+        return git.resolveConflict(actor, request.params.id, request.params.conflict_id, input);
+      },
+    );
+
+    app.get<ByVersion>(
+      '/api/v1/conflicts/:page_id/:timestamp/:version',
+      { config: READ },
+      async (request, reply) => {
+        const actor = requireActor(request);
+        const { page_id, timestamp, version } = parseInput(conflictDownloadParams, request.params);
+        const file = await git.downloadConflict(actor, page_id, timestamp, version);
+        reply.header(
+          'Content-Type',
+          file.markdown ? 'text/markdown; charset=utf-8' : 'text/plain; charset=utf-8',
+        );
+        reply.header(
+          'Content-Disposition',
+          `attachment; filename="${version}${file.markdown ? '.md' : '.txt'}"`,
+        );
+        return reply.send(file.text);
+      },
+    );
+
+    app.post<ByArtefact>(
+      '/api/v1/conflicts/:page_id/:timestamp/resolve',
+      { config: WRITE },
+      async (request) =>
+        git.dismissConflict(requireActor(request), request.params.page_id, request.params.timestamp),
+    );
+  };
+}

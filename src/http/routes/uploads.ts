@@ -1,0 +1,88 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { invalid, unauthorized } from '../../errors.js';
+import type { Services } from '../../services/index.js';
+import { type IncomingFile, MAX_UPLOAD_BYTES } from '../../services/uploads.js';
+import { requireActor } from '../auth-context.js';
+import { UPLOAD_CSP } from '../security.js';
+
+type WorkspaceParams = { Params: { workspace: string } };
+type FileParams = { Params: { workspace: string; filename: string } };
+
+/**
+ * `POST /api/v1/content/:workspace/uploads` and `GET …/uploads/:filename` (SPEC.md 4.2).
+ * These static `uploads` segments take precedence over the content routes' wildcard in
+ * Fastify's router, whichever plugin registers first.
+ */
+export function uploadRoutes(services: Services) {
+  const { uploads } = services;
+  return async (app: FastifyInstance) => {
+    // Registered in this plugin's scope only: no other route accepts multipart bodies.
+    await app.register(multipart, {
+      limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, parts: 20 },
+    });
+
+    app.post<WorkspaceParams>(
+      '/api/v1/content/:workspace/uploads',
+      { config: { rateLimit: 'contentWrite' } },
+      async (request, reply) => {
+        const actor = requireActor(request);
+        const file = await incomingFile(request);
+        try {
+          return reply.code(201).send(await uploads.upload(actor, request.params.workspace, file));
+        } finally {
+          file.drain();
+        }
+      },
+    );
+
+    app.get<FileParams>(
+      '/api/v1/content/:workspace/uploads/:filename',
+      { config: { rateLimit: 'contentRead' } },
+      async (request, reply) => {
+        const { workspace, filename } = request.params;
+        // SPEC.md 4.2: an upload referenced by a published page of a public site needs no sign-in.
+        const file = request.actor
+          ? await uploads.open(request.actor, workspace, filename)
+          : await services.site.publicUpload(workspace, filename);
+        if (!file) throw unauthorized();
+        // Replaces the API policy: an SVG (or anything a browser might render) runs sandboxed.
+        reply.header('Content-Security-Policy', UPLOAD_CSP);
+        reply.header('Content-Type', file.contentType);
+        reply.header('Content-Length', String(file.size));
+        reply.header('Content-Disposition', contentDisposition(file.disposition, file.filename));
+        reply.header('Cache-Control', request.actor ? 'private, max-age=300' : 'public, max-age=300');
+        return reply.send(file.stream);
+      },
+    );
+  };
+}
+
+/**
+ * The multipart part named `file`, unread, so the service checks permissions before the
+ * bytes are buffered. `drain` discards whatever was left unread (a refused upload) so the
+ * connection stays usable.
+ */
+async function incomingFile(request: FastifyRequest): Promise<IncomingFile & { drain(): void }> {
+  if (!request.isMultipart())
+    throw invalid('file', 'Send the file as multipart/form-data in the field "file"');
+  const part = await request.file();
+  if (!part) throw invalid('file', 'The request holds no file; send it in the field "file"');
+  if (part.fieldname !== 'file') {
+    part.file.resume();
+    throw invalid('file', `Send the file in the field "file", not "${part.fieldname}"`);
+  }
+  return {
+    filename: part.filename,
+    read: () => part.toBuffer(),
+    drain: () => {
+      if (!part.file.readableEnded) part.file.resume();
+    },
+  };
+}
+
+/** RFC 6266 header with an ASCII fallback name and the exact name in RFC 5987 form. */
+export function contentDisposition(kind: 'inline' | 'attachment', filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}

@@ -1,0 +1,61 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import '@fastify/websocket';
+import type { Actor } from '../../domain/actor.js';
+import { forbidden } from '../../errors.js';
+import type { Services } from '../../services/index.js';
+import type { Hub } from '../../ws/hub.js';
+import { requireActor } from '../auth-context.js';
+import { COOKIES, setCookie } from '../cookies.js';
+
+/**
+ * Whether a browser's Origin may open the socket: PUBLIC_URL's origin or the
+ * server's own host. Cookies are SameSite=Strict already; this also stops a
+ * page on another site from riding a cookie through a non-browser-enforced path.
+ */
+export function originAllowed(origin: string, publicUrl: string, host: string | undefined): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return false;
+  if (parsed.origin === new URL(publicUrl).origin) return true;
+  return host !== undefined && parsed.host.toLowerCase() === host.toLowerCase();
+}
+
+/** `POST /api/auth/ws-token` and the `/ws` stream (SPEC.md 6.1, CONTRACT.md part 5). */
+export function wsRoutes(services: Services, hub: Hub) {
+  const { wsTokens } = services;
+  const publicUrl = services.deps.config.publicUrl;
+  const actors = new WeakMap<FastifyRequest, Actor>();
+
+  return (app: FastifyInstance) => {
+    app.post('/api/auth/ws-token', { config: { rateLimit: 'auth' } }, async (request, reply) => {
+      const { token, maxAge } = await wsTokens.issue(requireActor(request));
+      setCookie(reply, COOKIES.ws, token, maxAge);
+      return reply.code(204).send();
+    });
+
+    app.get(
+      '/ws',
+      {
+        websocket: true,
+        // Runs before the upgrade, so a refusal is a plain HTTP 401/403 with SPEC.md's error body.
+        preValidation: async (request) => {
+          const origin = request.headers.origin;
+          if (origin !== undefined && !originAllowed(origin, publicUrl, request.headers.host)) {
+            throw forbidden('WebSocket connections are accepted only from this site');
+          }
+          actors.set(request, await wsTokens.verify(request.cookies[COOKIES.ws]));
+        },
+      },
+      (socket, request) => {
+        const actor = actors.get(request);
+        if (!actor) return socket.close(4401, 'Unauthorized');
+        const cookie = request.cookies[COOKIES.ws];
+        hub.attach(socket, actor, () => wsTokens.verify(cookie));
+      },
+    );
+  };
+}

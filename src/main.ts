@@ -1,0 +1,127 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import { createCore, type Core, type CoreOptions } from './core.js';
+import { buildHttpApp } from './http/app.js';
+import { activityRoutes } from './http/routes/activity.js';
+import { aiRoutes } from './http/routes/ai.js';
+import { apiKeyRoutes } from './http/routes/api-keys.js';
+import { authRoutes } from './http/routes/auth.js';
+import { commentRoutes } from './http/routes/comments.js';
+import { contentRoutes } from './http/routes/content.js';
+import { healthRoutes } from './http/routes/health.js';
+import { mcpRoutes } from './http/routes/mcp.js';
+import { invitationRoutes } from './http/routes/invitations.js';
+import { memberRoutes } from './http/routes/members.js';
+import { searchRoutes } from './http/routes/search.js';
+import { settingsRoutes } from './http/routes/settings.js';
+import { shareLinkRoutes } from './http/routes/share-links.js';
+import { templateRoutes } from './http/routes/templates.js';
+import { uploadRoutes } from './http/routes/uploads.js';
+import { workspaceRoutes } from './http/routes/workspaces.js';
+import { analyticsRoutes } from './http/routes/analytics.js';
+import { customDomainRoutes } from './http/routes/custom-domains.js';
+import { publishingRoutes } from './http/routes/publishing.js';
+import { siteRoutes } from './http/routes/site.js';
+import { versionRoutes } from './http/routes/versions.js';
+import { gitRemoteRoutes } from './http/routes/git-remote.js';
+import { gitWebhookRoutes } from './http/routes/git-webhook.js';
+import { syncRoutes } from './http/routes/sync.js';
+import { wsRoutes } from './http/routes/ws.js';
+import { LOW_DISK_BYTES } from './services/health.js';
+import { VERSION } from './version.js';
+import { Hub } from './ws/hub.js';
+
+export type FolioOptions = CoreOptions;
+
+export interface Folio extends Omit<Core, 'close'> {
+  app: FastifyInstance;
+  /** The WebSocket hub (tests drive its presence sweep). */
+  hub: Hub;
+  /** Starts listening; resolves with the bound address. */
+  listen(): Promise<string>;
+  /** Stops accepting requests, lets in-flight ones finish, then closes the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * The composition root: config -> store -> services -> adapters. Nothing here
+ * is global, so a test builds as many independent instances as it likes.
+ */
+export async function createFolio(config: Config, options: FolioOptions = {}): Promise<Folio> {
+  const core = await createCore(config, options);
+  const { services, logger } = core;
+
+  const free = await services.health.freeDiskBytes();
+  if (free !== null && free < LOW_DISK_BYTES) {
+    logger.warn({ free_bytes: free, data_dir: config.dataDir }, 'low disk space in the data directory');
+  }
+
+  const hub = new Hub({
+    events: core.events,
+    access: services.access,
+    store: core.store,
+    clock: services.deps.clock,
+    logger,
+  });
+
+  const app = await buildHttpApp({
+    logger,
+    trustProxy: config.trustProxy,
+    limiter: core.limiter,
+    buckets: core.buckets,
+    authenticate: services.authenticate,
+    // A verified custom domain serves its workspace's site at `/`.
+    rewriteUrl: services.customDomains.rewriteUrl,
+    routes: [
+      healthRoutes(services.health, VERSION),
+      authRoutes(services),
+      apiKeyRoutes(services),
+      workspaceRoutes(services),
+      syncRoutes(services),
+      gitRemoteRoutes(services),
+      gitWebhookRoutes(services),
+      contentRoutes(services),
+      activityRoutes(services),
+      searchRoutes(services),
+      uploadRoutes(services),
+      templateRoutes(services),
+      memberRoutes(services),
+      invitationRoutes(services),
+      shareLinkRoutes(services),
+      commentRoutes(services),
+      settingsRoutes(services),
+      aiRoutes(services),
+      wsRoutes(services, hub),
+      // Publishing (issue 7): the published site and what surrounds it.
+      siteRoutes(services),
+      versionRoutes(services),
+      publishingRoutes(services),
+      customDomainRoutes(services),
+      analyticsRoutes(services),
+      mcpRoutes(services, { offerSync: true, corsOrigins: config.mcpCorsOrigins }),
+    ],
+  });
+
+  let closing: Promise<void> | null = null;
+  return {
+    ...core,
+    app,
+    hub,
+    async listen() {
+      // Before any request or start-up reconciliation reads the files a crashed move left half-done.
+      await services.moveRecovery.finishPending();
+      const address = await app.listen({ port: config.port, host: config.host });
+      await services.ready();
+      services.start();
+      return address;
+    },
+    close() {
+      closing ??= (async () => {
+        hub.close();
+        await app.close();
+        await core.close();
+      })();
+      return closing;
+    },
+  };
+}

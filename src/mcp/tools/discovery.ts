@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { parseInput } from '../../domain/validate.js';
+import { listWorkspacesInput } from '../../services/workspaces.js';
+import { searchInput } from '../../services/search.js';
+import { defineTool, pageArgs } from '../tool.js';
+
+/** SPEC.md 4.8's discovery tools: search, context, workspaces, tree and the manifest. */
+export const discoveryTools = [
+  defineTool({
+    name: 'search',
+    title: 'Search pages',
+    description:
+      'Full-text search over the pages of the workspace, best match first (title and tags weigh most). Use it ' +
+      'to find pages about a topic before reading them. Returns { query, total, results: [{ page_id, path, ' +
+      'title, score, snippet }] } where snippet marks matches with <mark>.',
+    input: {
+      query: z.string().min(1).describe('Words to search for, e.g. "install docker".'),
+      limit: z.number().int().min(1).max(100).optional().describe('Most results to return (default 20).'),
+    },
+    scope: 'workspace',
+    op: 'read',
+    run: (ctx, args) =>
+      ctx.services.search.search(
+        ctx.actor,
+        ctx.workspace,
+        parseInput(searchInput, { q: args.query, limit: args.limit }),
+      ),
+  }),
+  defineTool({
+    name: 'get_context',
+    title: 'Get a page with its surroundings',
+    description:
+      'Reads a page together with its parent (the folder index page), its sibling pages, the pages it links to, ' +
+      'the links that point nowhere and the pages linking back to it, in one call. Use it before editing a page ' +
+      'to understand where it sits. Returns { page, parent, siblings, linked_pages, missing_links, backlinks }.',
+    input: { path: z.string().min(1).describe('Page path, e.g. "guides/setup.md".') },
+    scope: 'workspace',
+    op: 'read',
+    run: (ctx, args) => ctx.services.discovery.context(ctx.actor, ctx.workspace, args.path),
+  }),
+  defineTool({
+    name: 'list_workspaces',
+    title: 'List workspaces',
+    description:
+      'Lists the workspaces this API key can use (id, name, slug, your role, git remote, sync status). Use the ' +
+      'slug as the `workspace` argument of the other tools. Returns { data, next_cursor }.',
+    input: {
+      ...pageArgs('workspaces', 50),
+    },
+    scope: 'global',
+    op: 'read',
+    run: (ctx, args) => ctx.services.workspaces.list(ctx.actor, parseInput(listWorkspacesInput, args)),
+  }),
+  defineTool({
+    name: 'get_tree',
+    title: 'Get the page tree',
+    description:
+      'The workspace as a tree of folders and pages in navigation order. Returns { tree: [{ type, name, path, ' +
+      'title, page_id, sort_order, children }] }.',
+    input: {},
+    scope: 'workspace',
+    op: 'read',
+    run: (ctx) => ctx.services.pages.tree(ctx.actor, ctx.workspace),
+  }),
+  defineTool({
+    name: 'get_manifest',
+    title: 'Get the workspace manifest',
+    description:
+      'A cheap map of the whole workspace: every page path, title, description, tags, status and content_hash, ' +
+      'without page bodies. Use it first to plan work across many pages, and to notice which pages changed ' +
+      '(their hash). Returns { pages, count }.',
+    input: {},
+    scope: 'workspace',
+    op: 'read',
+    run: (ctx) => ctx.services.discovery.manifest(ctx.actor, ctx.workspace),
+  }),
+];

@@ -1,0 +1,270 @@
+/**
+ * Markdown → sanitised HTML for published pages, the static export and comments.
+ *
+ * Pipeline: markdown-it (CommonMark + GFM tables/strikethrough, linkify, footnotes,
+ * heading anchors, Folio's plugins) → sanitize-html with a docs allow-list. Raw HTML is
+ * allowed in pages because writers expect it (`<details>`, `<kbd>`), so the sanitiser,
+ * not the parser, is the security boundary. Relative links and image sources are
+ * rewritten during sanitising so raw `<img src>` gets the same treatment as `![]()`.
+ */
+import MarkdownIt from 'markdown-it';
+import type { PluginSimple, Token } from 'markdown-it';
+import anchor from 'markdown-it-anchor';
+import footnote from 'markdown-it-footnote';
+import sanitizeHtml from 'sanitize-html';
+import hljs from 'highlight.js/lib/core';
+import bash from 'highlight.js/lib/languages/bash';
+import css from 'highlight.js/lib/languages/css';
+import diff from 'highlight.js/lib/languages/diff';
+import dockerfile from 'highlight.js/lib/languages/dockerfile';
+import go from 'highlight.js/lib/languages/go';
+import java from 'highlight.js/lib/languages/java';
+import javascript from 'highlight.js/lib/languages/javascript';
+import json from 'highlight.js/lib/languages/json';
+import markdown from 'highlight.js/lib/languages/markdown';
+import plaintext from 'highlight.js/lib/languages/plaintext';
+import python from 'highlight.js/lib/languages/python';
+import rust from 'highlight.js/lib/languages/rust';
+import shell from 'highlight.js/lib/languages/shell';
+import sql from 'highlight.js/lib/languages/sql';
+import typescript from 'highlight.js/lib/languages/typescript';
+import xml from 'highlight.js/lib/languages/xml';
+import yaml from 'highlight.js/lib/languages/yaml';
+import { escapeHtml } from './escape.js';
+import { isExternalHref, isPageHref, slugify, splitHref } from './links.js';
+import { folioCommentPlugin, folioDocsPlugin, inlineText, type PluginEnv } from './markdown-plugins.js';
+
+/** What a page render may depend on besides its body (see render-cache.ts for keys). */
+export interface RenderContext {
+  /** Workspace path of the page being rendered, e.g. `guides/setup.md`; relative links resolve from it. */
+  pagePath: string;
+  /** Href for a wikilink target (a workspace path ending in `.md`), or null when the page is missing. */
+  resolveWikilink: (targetPath: string) => string | null;
+  /**
+   * Rewrites relative `.md` links, relative `uploads/` links and relative image sources,
+   * receiving the href as written (percent-encoded). Without it they are left as-is.
+   */
+  rewriteHref?: (href: string) => string;
+}
+
+/** One heading of the page; `text` is plain text, `id` the anchor target. */
+export interface TocEntry {
+  level: number;
+  id: string;
+  text: string;
+}
+
+/** The result of rendering one page body. */
+export interface RenderedPage {
+  /** Sanitised HTML of the body, safe to embed. */
+  html: string;
+  /** Every heading except the first h1 (which is `title`), in document order. */
+  toc: TocEntry[];
+  /** Text of the first h1, when the body has one. */
+  title?: string;
+  /** Workspace paths (`.md`) of pages linked by wikilinks and relative links, unique, in order. */
+  links: string[];
+}
+
+/** A configured page renderer; create one per process and reuse it (set-up is the costly part). */
+export interface MarkdownRenderer {
+  render(body: string, ctx: RenderContext): RenderedPage;
+}
+
+// Only common languages: the full highlight.js bundle costs ~190 languages of start-up
+// time and memory for fences nobody writes. Aliases (sh, js, ts, py, yml, html, …) come
+// with each language.
+const LANGUAGES = { bash, css, diff, dockerfile, go, java, javascript, json, markdown, plaintext };
+const MORE_LANGUAGES = { python, rust, shell, sql, typescript, xml, yaml };
+for (const [name, language] of Object.entries({ ...LANGUAGES, ...MORE_LANGUAGES })) {
+  if (!hljs.getLanguage(name)) hljs.registerLanguage(name, language);
+}
+
+/**
+ * markdown-it `highlight` hook: one themed, keyboard-scrollable `<pre>` for every code
+ * block. Unknown languages are escaped as plain text (no auto-detection: it is slow and
+ * often wrong) but keep their `language-*` class for client-side tools.
+ */
+export function highlightCode(code: string, lang: string): string {
+  const known = lang ? hljs.getLanguage(lang) : undefined;
+  const body = known
+    ? hljs.highlight(code, { language: lang, ignoreIllegals: true }).value
+    : escapeHtml(code);
+  const langClass = lang ? ` language-${escapeHtml(lang.toLowerCase())}` : '';
+  return `<pre class="hljs" tabindex="0"><code class="hljs${langClass}">${body}</code></pre>`;
+}
+
+const words = (list: string): string[] => list.trim().split(/\s+/);
+const HEADINGS = words('h1 h2 h3 h4 h5 h6');
+const BLOCK_TAGS = words(`
+  p div blockquote pre hr br ul ol li dl dt dd section article figure figcaption details summary
+  address aside header footer hgroup table caption colgroup col thead tbody tfoot tr th td`);
+const INLINE_TAGS = words(`
+  a abbr b bdi bdo cite code data del dfn em i ins kbd mark q rp rt ruby s samp small span strong
+  sub sup time u var wbr`);
+/** Classes Folio's own markup and highlight.js emit; user HTML cannot borrow layout classes. */
+const ALLOWED_CLASSES: Array<string | RegExp> = [
+  ...words(`
+    hljs hljs-* language-* callout callout-* footnote* header-anchor md-heading table-wrap task-list-item
+    task-list-item-checkbox contains-task-list wikilink wikilink-missing align-left align-center align-right`),
+  /^[a-z]+_+$/, // highlight.js scope modifiers such as `function_`
+];
+
+function docsSanitizeOptions(rewriteHref?: (href: string) => string): sanitizeHtml.IOptions {
+  const rewrite = (value: string | undefined, test: (href: string) => boolean): string | undefined =>
+    value && rewriteHref && !isExternalHref(value) && !value.startsWith('#') && test(value)
+      ? rewriteHref(value)
+      : value;
+  return {
+    allowedTags: [...HEADINGS, ...BLOCK_TAGS, ...INLINE_TAGS, 'img', 'input'],
+    allowedAttributes: {
+      ...Object.fromEntries(HEADINGS.map((h) => [h, ['id']])),
+      a: ['href', 'name', 'id', 'aria-hidden', 'aria-label', 'rel'],
+      img: ['src', 'alt', 'width', 'height', 'loading', 'decoding'],
+      div: [{ name: 'role', multiple: false, values: ['note'] }],
+      input: ['type', 'checked', 'disabled'],
+      pre: ['tabindex'],
+      li: ['id', 'value'],
+      ol: ['start', 'reversed', 'type'],
+      th: ['colspan', 'rowspan', 'scope'],
+      td: ['colspan', 'rowspan'],
+      col: ['span'],
+      colgroup: ['span'],
+      details: ['open'],
+      time: ['datetime'],
+      data: ['value'],
+      '*': ['title', 'lang', 'dir'],
+    },
+    allowedClasses: { '*': ALLOWED_CLASSES },
+    allowedSchemes: ['http', 'https', 'mailto', 'tel'],
+    allowedSchemesByTag: { img: ['http', 'https', 'data'] },
+    transformTags: {
+      // Checkboxes only ever display task state; they must never become form fields.
+      input: (_tag, attribs) => ({
+        tagName: 'input',
+        attribs: {
+          type: 'checkbox',
+          disabled: '',
+          ...('checked' in attribs ? { checked: '' } : {}),
+          ...(attribs.class ? { class: attribs.class } : {}),
+        },
+      }),
+      img: (_tag, attribs) => ({
+        tagName: 'img',
+        attribs: {
+          ...attribs,
+          src: rewrite(attribs.src, () => true) ?? '',
+          loading: 'lazy',
+          decoding: 'async',
+        },
+      }),
+      // Rewriting here rather than on tokens covers raw HTML links and images too, and
+      // happens exactly once per attribute.
+      a: (_tag, attribs) => {
+        const isWikilink = /\bwikilink\b/.test(attribs.class ?? '');
+        const href = isWikilink
+          ? attribs.href
+          : rewrite(attribs.href, (h) => isPageHref(h) || /(?:^|\/)uploads\//.test(splitHref(h).path));
+        return { tagName: 'a', attribs: href === undefined ? attribs : { ...attribs, href } };
+      },
+    },
+  };
+}
+
+/** Comments: no raw HTML or images; links marked as user-generated so they pass no ranking. */
+const COMMENT_SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
+  allowedTags: [...HEADINGS, ...BLOCK_TAGS.filter((t) => t !== 'section'), ...INLINE_TAGS, 'input'],
+  allowedAttributes: { a: ['href', 'rel'], input: ['type', 'checked', 'disabled'], pre: ['tabindex'] },
+  allowedClasses: { '*': ALLOWED_CLASSES },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  transformTags: {
+    // Comments sit inside a page: keep their headings below the page's own outline.
+    h1: 'h4',
+    h2: 'h4',
+    h3: 'h4',
+    a: (_tag, attribs) => ({ tagName: 'a', attribs: { ...attribs, rel: 'nofollow noopener ugc' } }),
+  },
+};
+
+function createMarkdownIt(html: boolean): MarkdownIt {
+  const md = new MarkdownIt('default', { html, linkify: true, typographer: false, highlight: highlightCode });
+  // Only URLs with a scheme: fuzzy matching turns file names into links (README.md and
+  // setup.sh are Moldovan and Saint Helenian domains to linkify-it).
+  md.linkify.set({ fuzzyLink: false });
+  return md;
+}
+
+function wrapCodeBlocks(md: MarkdownIt): void {
+  // Indented code blocks get the same focusable, themed <pre> as fences.
+  md.renderer.rules.code_block = (tokens, idx) => highlightCode(tokens[idx]?.content ?? '', '') + '\n';
+}
+
+/**
+ * Creates the page renderer. Build one per process and share it: set-up (plugins,
+ * rules) is the costly part, and all per-render state lives in markdown-it's `env`.
+ */
+export function createRenderer(): MarkdownRenderer {
+  const md = createMarkdownIt(true);
+  // @types/markdown-it-footnote is typed against markdown-it's CJS typings; same runtime object.
+  md.use(footnote as unknown as PluginSimple);
+  md.use(folioDocsPlugin);
+  md.use(anchor, {
+    slugify,
+    getTokensText: (tokens: Token[]) => inlineText(tokens).trim(),
+    uniqueSlugStartIndex: 1,
+    tabIndex: false,
+    // GitHub's pattern: a labelled link after the heading, not inside it, so the
+    // heading's accessible name stays clean and the link is not an aria-hidden focus trap.
+    permalink: anchor.permalink.linkAfterHeader({
+      style: 'aria-label',
+      assistiveText: (title: string) => `Permalink: ${title.replace(/\s+/g, ' ').trim()}`,
+      symbol: '#',
+      wrapper: ['<div class="md-heading">', '</div>'],
+    }),
+  });
+  const footnoteAnchor = md.renderer.rules.footnote_anchor;
+  if (footnoteAnchor) {
+    md.renderer.rules.footnote_anchor = (...args) =>
+      footnoteAnchor(...args).replace(
+        'class="footnote-backref"',
+        'class="footnote-backref" aria-label="Back to text"',
+      );
+  }
+  wrapCodeBlocks(md);
+
+  return {
+    render(body: string, ctx: RenderContext): RenderedPage {
+      const env: PluginEnv = { pagePath: ctx.pagePath, resolveWikilink: ctx.resolveWikilink };
+      const tokens = md.parse(body, env);
+      const toc: TocEntry[] = [];
+      let title: string | undefined;
+      tokens.forEach((token, i) => {
+        if (token.type !== 'heading_open') return;
+        const level = Number(token.tag.slice(1));
+        const text = inlineText(tokens[i + 1]?.children ?? null).trim();
+        if (level === 1 && title === undefined) title = text;
+        else toc.push({ level, id: token.attrGet('id') ?? slugify(text), text });
+      });
+      const html = sanitizeHtml(
+        md.renderer.render(tokens, md.options, env),
+        docsSanitizeOptions(ctx.rewriteHref),
+      );
+      return { html, toc, ...(title === undefined ? {} : { title }), links: env.links ?? [] };
+    },
+  };
+}
+
+let commentMd: MarkdownIt | undefined;
+
+/**
+ * Renders a comment body: CommonMark with GFM tables, strikethrough, task lists and
+ * linkified URLs; no raw HTML, no images; links get `rel="nofollow noopener ugc"`.
+ */
+export function renderCommentBody(markdown: string): string {
+  if (!commentMd) {
+    commentMd = createMarkdownIt(false).disable('image');
+    commentMd.use(folioCommentPlugin);
+    wrapCodeBlocks(commentMd);
+  }
+  return sanitizeHtml(commentMd.render(markdown), COMMENT_SANITIZE_OPTIONS);
+}

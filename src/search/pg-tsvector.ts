@@ -1,0 +1,163 @@
+/**
+ * The search index on PostgreSQL: a weighted tsvector ranked with ts_rank_cd and
+ * highlighted with ts_headline.
+ *
+ * Layout. Migration 0003 creates the portable `search_documents` table. `init()` adds the
+ * PostgreSQL-only parts, since DESIGN.md convention 7 keeps dialect branches out of
+ * migrations:
+ *   - `search_documents.search_vector`, a stored generated column weighting title A, tags
+ *     B, description C and body D, so it can never drift from the row's text (`<` is
+ *     swapped for TAG_GUARD first, see query-text.ts; changing this expression later needs
+ *     the column dropped, since ADD COLUMN IF NOT EXISTS keeps an existing one);
+ *   - a GIN index on it;
+ *   - storage settings that keep vectors inside their rows, out of TOAST.
+ * Each step is idempotent and runs under an advisory lock, so instances starting together
+ * do not race; a column added to a table that already holds rows is computed for them by
+ * PostgreSQL itself.
+ *
+ * The `english` configuration stems ("installing" finds "install") like the SQLite
+ * index's porter tokenizer, and the query language is the same on both: every term
+ * required, the last one as a prefix.
+ */
+import { type RawBuilder, sql } from 'kysely';
+import { inBatches } from '../store/batches.js';
+import type { Store } from '../store/database.js';
+import { chooseSnippet, documentRow, documentRows, upsertDocumentRows } from './documents.js';
+import {
+  hasMark,
+  MARK_END,
+  MARK_START,
+  markSnippet,
+  queryTerms,
+  TAG_GUARD,
+  tsQueryText,
+} from './query-text.js';
+import type { SearchIndex, SearchQuery } from './search-index.js';
+
+/** The text-search configuration of both the stored vector and every query. */
+const TS_CONFIG = sql.lit('english');
+/** ts_rank_cd weights in D, C, B, A order: body 1, description 2, tags 5, title 10. */
+const RANK_WEIGHTS = sql.lit('{0.1, 0.2, 0.5, 1.0}');
+/** ts_headline options; the markers are escaped and turned into <mark> afterwards. */
+const HEADLINE_OPTIONS = sql.lit(
+  `StartSel=${MARK_START}, StopSel=${MARK_END}, MinWords=12, MaxWords=24, ShortWord=2, MaxFragments=1`,
+);
+/** `text` with `<` swapped for TAG_GUARD, so the parser does not drop `<tag>` text as markup. */
+const guarded = (text: string | RawBuilder<string>) =>
+  sql`replace(${typeof text === 'string' ? sql.ref(text) : text}, '<', ${sql.lit(TAG_GUARD)})`;
+/** Characters of a body handed to ts_headline, and how many of them precede the first match. */
+const HEADLINE_WINDOW = 800;
+const HEADLINE_LEAD = 200;
+
+/**
+ * The part of the body ts_headline looks at. It parses all the text it is given, which
+ * made highlighting long pages cost more than the whole search; a window around the
+ * first literal occurrence of the first term's likely stem is enough for one fragment.
+ * When the body never spells the term that way (a stemmed form), the window is the start
+ * of the body, and the headline is its opening words, as for a title-only match.
+ */
+function headlineWindow(terms: readonly string[]) {
+  const first = terms[0] ?? '';
+  const locator = first.slice(0, Math.max(4, first.length - 3));
+  return sql<string>`substr(d.body, greatest(1, strpos(lower(d.body), ${locator}) - ${sql.lit(HEADLINE_LEAD)}), ${sql.lit(HEADLINE_WINDOW)})`;
+}
+/** Any constant: the key of the advisory lock serialising `init()` across instances. */
+const INIT_LOCK = 7_265_311;
+
+interface RankedRow {
+  page_id: string;
+  path: string;
+  title: string;
+  score: number;
+  total: string;
+  body_snippet: string | null;
+  description_snippet: string | null;
+}
+
+/** The tsvector implementation of SearchIndex; see the file header for its layout. */
+export function createPgTsvectorIndex(store: Store): SearchIndex {
+  const db = store.db;
+
+  return {
+    async init() {
+      await db.transaction().execute(async (trx) => {
+        await sql`select pg_advisory_xact_lock(${sql.lit(INIT_LOCK)})`.execute(trx);
+        await sql`alter table search_documents add column if not exists search_vector tsvector
+          generated always as (
+            setweight(to_tsvector(${TS_CONFIG}, ${guarded('title')}), 'A') ||
+            setweight(to_tsvector(${TS_CONFIG}, ${guarded('tags')}), 'B') ||
+            setweight(to_tsvector(${TS_CONFIG}, ${guarded('description')}), 'C') ||
+            setweight(to_tsvector(${TS_CONFIG}, ${guarded('body')}), 'D')
+          ) stored`.execute(trx);
+        await sql`create index if not exists search_documents_vector
+          on search_documents using gin (search_vector)`.execute(trx);
+        // Ranking reads the vector of every match; fetched from TOAST (the default for a
+        // value over 2 KB) that cost three times the ranking itself at 10,000 pages. Keep
+        // vectors in the row where they fit. Applies to rows written from now on.
+        await sql`alter table search_documents alter column search_vector set storage main`.execute(trx);
+        await sql`alter table search_documents set (toast_tuple_target = 8160)`.execute(trx);
+      });
+    },
+
+    async upsert(trx, doc) {
+      await upsertDocumentRows(trx, [documentRow(doc)]);
+    },
+
+    // The vector is a generated column: PostgreSQL computes it for every row written.
+    async upsertMany(trx, docs) {
+      await upsertDocumentRows(trx, documentRows(docs));
+    },
+
+    async remove(trx, pageId) {
+      await trx.deleteFrom('search_documents').where('page_id', '=', pageId).execute();
+    },
+
+    async removeMany(trx, pageIds) {
+      for (const batch of inBatches(pageIds)) {
+        await trx.deleteFrom('search_documents').where('page_id', 'in', batch).execute();
+      }
+    },
+
+    async removeWorkspace(trx, workspaceId) {
+      await trx.deleteFrom('search_documents').where('workspace_id', '=', workspaceId).execute();
+    },
+
+    async query(query: SearchQuery) {
+      const terms = queryTerms(query.q);
+      if (terms.length === 0) return { total: 0, results: [] };
+      const tsquery = sql`to_tsquery(${TS_CONFIG}, ${tsQueryText(terms)})`;
+      const matches = sql`
+        from search_documents d
+        where d.search_vector @@ ${tsquery}
+          and d.workspace_id = ${query.workspaceId}
+          and d.restricted = 0
+          ${query.publishedOnly ? sql`and d.status = 'published'` : sql``}`;
+      // Ranking carries only small columns (the count rides along: every match is ranked
+      // anyway); ts_headline re-parses a whole document, so it runs afterwards for the
+      // page of results alone.
+      const { rows } = await sql<RankedRow>`
+        with top as (
+          select d.page_id, d.path, d.title, ts_rank_cd(${RANK_WEIGHTS}::float4[], d.search_vector, ${tsquery}) as score,
+            count(*) over () as total
+          ${matches}
+          order by score desc, d.path
+          limit ${query.limit}
+        )
+        select top.page_id, top.path, top.title, top.score, top.total,
+          ts_headline(${TS_CONFIG}, ${guarded(headlineWindow(terms))}, ${tsquery}, ${HEADLINE_OPTIONS}) as body_snippet,
+          ts_headline(${TS_CONFIG}, ${guarded('d.description')}, ${tsquery}, ${HEADLINE_OPTIONS}) as description_snippet
+        from top join search_documents d on d.page_id = top.page_id
+        order by top.score desc, top.path`.execute(db);
+      return {
+        total: Number(rows[0]?.total ?? 0),
+        results: rows.map((r) => ({
+          page_id: r.page_id,
+          path: r.path,
+          title: r.title,
+          score: Number(Number(r.score).toPrecision(6)),
+          snippet: markSnippet(chooseSnippet([r.body_snippet, r.description_snippet], hasMark)),
+        })),
+      };
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import type { Actor } from '../domain/actor.js';
+import { authorize, isRole, type Requirement, type Role } from '../domain/policy.js';
+import { AppError } from '../errors.js';
+import type { Store } from '../store/database.js';
+import type { WorkspaceRow } from '../store/schema.js';
+
+export interface WorkspaceAccess {
+  workspace: WorkspaceRow;
+  role: Role;
+}
+
+/**
+ * Finds live (not soft-deleted) workspaces by id or slug and works out the
+ * caller's role in them. Every service that acts on a workspace starts here.
+ */
+export function createAccess(store: Store) {
+  async function findWorkspace(idOrSlug: string): Promise<WorkspaceRow | undefined> {
+    return store.db
+      .selectFrom('workspaces')
+      .selectAll()
+      .where((eb) => eb.or([eb('id', '=', idOrSlug), eb('slug', '=', idOrSlug)]))
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+  }
+
+  /**
+   * The actor's role in a workspace, or null without access. An
+   * organization's Super Admin is `superadmin` in all of its workspaces; an
+   * API key reaches only workspaces of its own organization.
+   */
+  async function roleIn(actor: Actor, workspace: WorkspaceRow): Promise<Role | null> {
+    if (actor.via === 'system') return 'superadmin';
+    if (actor.via === 'api_key' && actor.orgId !== workspace.org_id) return null;
+    const orgRole = await store.db
+      .selectFrom('org_members')
+      .select('role')
+      .where('org_id', '=', workspace.org_id)
+      .where('user_id', '=', actor.userId)
+      .executeTakeFirst();
+    if (orgRole?.role === 'superadmin') return 'superadmin';
+    const member = await store.db
+      .selectFrom('workspace_members')
+      .select('role')
+      .where('workspace_id', '=', workspace.id)
+      .where('user_id', '=', actor.userId)
+      .executeTakeFirst();
+    return member && isRole(member.role) ? member.role : null;
+  }
+
+  return {
+    findWorkspace,
+    roleIn,
+
+    /**
+     * Loads a workspace and checks the actor may do `need` there: NOT_FOUND
+     * when it does not exist or the actor cannot read it, FORBIDDEN when it
+     * can read but lacks the role or scope.
+     */
+    async require(actor: Actor, idOrSlug: string, need: Requirement): Promise<WorkspaceAccess> {
+      const workspace = await findWorkspace(idOrSlug);
+      if (!workspace) throw new AppError('NOT_FOUND', 'Workspace not found');
+      const role = await roleIn(actor, workspace);
+      authorize(actor, role, need);
+      return { workspace, role: role ?? 'superadmin' };
+    },
+  };
+}
+
+export type AccessService = ReturnType<typeof createAccess>;

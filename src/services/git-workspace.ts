@@ -1,0 +1,92 @@
+import { appendFile, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { TEMP_PREFIX } from '../content/atomic-write.js';
+import { workspaceDir } from '../content/workspace-meta.js';
+import { runGit } from '../git/git.js';
+import { WorkspaceRepo } from '../git/repository.js';
+
+/** Who commits on behalf of the web (and authors what no user did: the CLI, changes found on disk). */
+export const FOLIO_IDENTITY = { name: 'Folio', email: 'folio@localhost' } as const;
+
+/** The workspace fields the git layer needs. */
+export interface GitWorkspace {
+  id: string;
+  git_branch: string;
+  git_remote: string | null;
+}
+
+/** Fetch and push get longer than local commands: a big first clone over a slow link. */
+const NETWORK_TIMEOUT_MS = 120_000;
+
+/**
+ * Keeps git's hands off Folio's half-written files: an atomic write's temp file
+ * (`.folio-tmp-*`) left by a crash must never be committed by `commitAll`.
+ * `info/exclude` is local to this clone, so the user's `.gitignore` stays theirs.
+ */
+async function excludeTempFiles(root: string): Promise<void> {
+  const file = path.join(root, '.git', 'info', 'exclude');
+  const pattern = `${TEMP_PREFIX}*`;
+  const current = await readFile(file, 'utf8').catch(() => '');
+  if (current.split('\n').includes(pattern)) return;
+  await appendFile(file, `${current === '' || current.endsWith('\n') ? '' : '\n'}${pattern}\n`);
+}
+
+/**
+ * Points HEAD at `branch`: renames the checked-out branch when the workspace's
+ * branch was changed, or re-targets an unborn HEAD. Commits then land on the
+ * branch that is pushed.
+ */
+async function checkoutBranch(root: string, branch: string): Promise<void> {
+  const head = await runGit(root, ['symbolic-ref', '-q', '--short', 'HEAD'], { allowFailure: true });
+  const current = head.stdout.trim();
+  if (current === branch) return;
+  const born = await runGit(root, ['rev-parse', '-q', '--verify', 'HEAD'], { allowFailure: true });
+  if (born.code === 0) await runGit(root, ['branch', '-M', branch]);
+  else await runGit(root, ['symbolic-ref', 'HEAD', `refs/heads/${branch}`]);
+}
+
+/**
+ * Opens workspace repositories ready for sync work: initialised, temp files
+ * excluded, on the workspace's branch, origin pointing at its remote. The setup
+ * runs once per process and configuration, since it costs several git calls.
+ * Callers hold the workspace lock.
+ */
+export function createRepoOpener(dataDir: string) {
+  const ready = new Map<string, string>();
+  return {
+    async open(ws: GitWorkspace): Promise<WorkspaceRepo> {
+      const repo = new WorkspaceRepo(workspaceDir(dataDir, ws.id), { timeoutMs: NETWORK_TIMEOUT_MS });
+      const key = `${ws.git_branch}\n${ws.git_remote ?? ''}`;
+      if (ready.get(ws.id) === key) return repo;
+      await repo.init(ws.git_branch);
+      await excludeTempFiles(repo.root);
+      await checkoutBranch(repo.root, ws.git_branch);
+      await repo.setRemote(ws.git_remote);
+      // init's `.folio/` line goes in with Folio's first commit rather than riding along with a user's later.
+      const ignore = await runGit(repo.root, ['status', '--porcelain', '--', '.gitignore']);
+      if (ignore.stdout.trim() !== '') {
+        await repo.commitPaths(['.gitignore'], {
+          authorName: FOLIO_IDENTITY.name,
+          authorEmail: FOLIO_IDENTITY.email,
+          message: 'docs: keep Folio metadata out of git',
+        });
+      }
+      ready.set(ws.id, key);
+      return repo;
+    },
+
+    /** The sha a ref points at in the workspace repository, or null. */
+    async resolve(ws: GitWorkspace, ref: string): Promise<string | null> {
+      const r = await runGit(
+        workspaceDir(dataDir, ws.id),
+        ['rev-parse', '-q', '--verify', `${ref}^{commit}`],
+        {
+          allowFailure: true,
+        },
+      );
+      return r.code === 0 ? r.stdout.trim() : null;
+    },
+  };
+}
+
+export type RepoOpener = ReturnType<typeof createRepoOpener>;

@@ -1,0 +1,262 @@
+import path from 'node:path';
+import type { Config } from '../config.js';
+import type { EventBus } from '../events/bus.js';
+import { gitAvailable } from '../git/git.js';
+import { KeyedLock, type WorkspaceLock } from '../git/lock.js';
+import { createPgAdvisoryLock } from '../git/pg-lock.js';
+import type { Logger } from '../logger.js';
+import type { BucketName } from '../ratelimit/buckets.js';
+import { createSearchIndex } from '../search/index.js';
+import type { Store } from '../store/database.js';
+import { createAccess } from './access.js';
+import { createActivity } from './activity.js';
+import { createAiService } from './ai.js';
+import { createChatContext } from './ai-context.js';
+import { createApiKeys } from './api-keys.js';
+import { createAuthService } from './auth.js';
+import { createAuthenticator } from './authenticator.js';
+import { createBackups } from './backups.js';
+import { createComments } from './comments.js';
+import type { Clock } from './clock.js';
+import { createGitSync } from './git-sync.js';
+import { createHealthService } from './health.js';
+import { createInvitations } from './invitations.js';
+import { createJwtSigner } from './jwt.js';
+import { createMailWorker, createOutbox } from './mail.js';
+import { createMembers } from './members.js';
+import { createMoveRecovery } from './move-recovery.js';
+import { createOnboarding } from './onboarding.js';
+import { createPageDiscovery } from './page-discovery.js';
+import { createPageTrash } from './page-trash.js';
+import { createPasswordReset } from './password-reset.js';
+import { createPages } from './pages.js';
+import { createPasswordHasher } from './passwords.js';
+import { communityPlanLimits, type PlanLimits } from './plan-limits.js';
+import { createRebuilder } from './rebuild.js';
+import { createReconciler } from './reconcile.js';
+import { createSearchService } from './search.js';
+import { loadOrCreateSecretFile, randomToken } from './secrets.js';
+import { createSessions } from './sessions.js';
+import { createSettings } from './settings.js';
+import type { TxtResolver } from './custom-domains.js';
+import { createShareLinks } from './share-links.js';
+import { createSiteServices } from './site-services.js';
+import { createTemplates } from './templates.js';
+import { createUploads } from './uploads.js';
+import { createWorkspaces } from './workspaces.js';
+import { createWsTokens } from './ws-tokens.js';
+
+export interface ServiceDeps {
+  config: Config;
+  store: Store;
+  events: EventBus;
+  clock: Clock;
+  logger: Logger;
+  /** Spends one unit of a rate-limit bucket; false once it is exhausted. */
+  quota: (bucket: BucketName, key: string) => Promise<boolean>;
+  /** TXT lookups for custom-domain verification (tests inject answers); `dns.promises` by default. */
+  txtResolver?: TxtResolver;
+}
+
+/**
+ * Builds every service from explicit dependencies (DESIGN.md convention 6).
+ * Adapters (HTTP, MCP, WebSocket, CLI) receive this object and nothing else.
+ */
+export async function createServices(deps: ServiceDeps) {
+  const { config, store, clock } = deps;
+  const access = createAccess(store);
+  // The index's dialect-only structures (FTS5 table, tsvector column) before any write.
+  const searchIndex = createSearchIndex(store);
+  await searchIndex.init();
+  const passwords = createPasswordHasher(config.argon2);
+  const jwt = createJwtSigner(config.jwtKeyPath, clock);
+  const pepper =
+    config.apiKeyPepper ??
+    (await loadOrCreateSecretFile(path.join(config.dataDir, 'api-key-pepper'), () => randomToken(32)));
+  const apiKeys = createApiKeys(store, clock, pepper);
+  const sessions = createSessions(store, clock);
+  const outbox = createOutbox(store, clock, Boolean(config.smtpUrl));
+
+  const { dataDir, frontmatterMode } = config;
+  const logger = deps.logger;
+  // One lock per workspace for page writes, reconciliation and git work on its tree. On
+  // PostgreSQL it is an advisory lock too, so instances sharing DATA_DIR serialise as well.
+  const pgLock =
+    store.dialect === 'postgres' && config.databaseUrl
+      ? await createPgAdvisoryLock(config.databaseUrl, (error) =>
+          logger.warn({ err: error }, 'the workspace lock connection failed'),
+        )
+      : null;
+  const workspaceLock: WorkspaceLock = pgLock ?? new KeyedLock();
+  const reconciler = createReconciler({
+    store,
+    clock,
+    logger,
+    searchIndex,
+    lock: workspaceLock,
+    dataDir,
+    frontmatterMode,
+  });
+  const workspaces = createWorkspaces({
+    ...{ store, clock, logger, access, searchIndex, dataDir },
+    ...{ publicUrl: config.publicUrl, gitAllowFileRemotes: config.gitAllowFileRemotes },
+    gitAllowPrivateHosts: config.gitAllowPrivateHosts,
+  });
+  const pages = createPages({
+    store,
+    clock,
+    events: deps.events,
+    logger,
+    access,
+    searchIndex,
+    lock: workspaceLock,
+    reconciler,
+    dataDir,
+  });
+  // Page moves a crash interrupted; finished before start-up reconciliation and by `rebuild`.
+  const moveRecovery = createMoveRecovery({
+    store,
+    clock,
+    logger,
+    searchIndex,
+    events: deps.events,
+    lock: workspaceLock,
+    dataDir,
+  });
+  // Git sync (issue 6): auto-commit of web edits, push, pull, webhooks, conflicts.
+  const gitSync = createGitSync({
+    ...{ config, store, events: deps.events, clock, logger, access, reconciler, pages, workspaces },
+    lock: workspaceLock,
+  });
+  // Every new organization gets a "Docs" workspace with a welcome page.
+  const createStarterWorkspace = workspaces.createStarterWorkspace;
+
+  const mailWorker = config.smtpUrl
+    ? await createMailWorker({
+        store,
+        clock,
+        smtpUrl: config.smtpUrl,
+        from: config.mailFrom,
+        logger: deps.logger,
+      })
+    : null;
+  if (mailWorker) outbox.onEnqueue(() => void mailWorker.drain().catch(() => undefined));
+
+  const auth = createAuthService({ store, clock, passwords, jwt, sessions, createStarterWorkspace });
+  const backups = createBackups({
+    dataDir: config.dataDir,
+    store,
+    clock,
+    logger: deps.logger,
+    retentionDays: config.backups.retentionDays,
+    intervalHours: config.backups.intervalHours,
+  });
+  let siteChanged: (workspaceId: string) => void = () => undefined;
+  // Collaboration (issue 5). The Cloud edition swaps in plan-backed seat limits.
+  const planLimits: PlanLimits = { ...communityPlanLimits };
+  const publicUrl = config.publicUrl;
+  const collaboration = {
+    planLimits,
+    members: createMembers({ store, clock, access, events: deps.events }),
+    invitations: createInvitations({ store, clock, access, outbox, planLimits, publicUrl }),
+    shareLinks: createShareLinks({ store, clock, access, planLimits, publicUrl }),
+    comments: createComments({ store, clock, access }),
+    // The published site (created below) caches settings; it hears of changes at once.
+    settings: createSettings({ store, clock, access, frontmatterMode, onChange: (id) => siteChanged(id) }),
+    onboarding: createOnboarding({ store, clock }),
+    wsTokens: createWsTokens({ store, clock, jwtKeyPath: config.jwtKeyPath, keyReady: () => jwt.ready() }),
+  };
+  // Publishing (issue 7): published site, versions, export, quality, custom domains, analytics.
+  const {
+    start: startPublishing,
+    stop: stopPublishing,
+    ...publishing
+  } = createSiteServices({
+    ...{ config, store, events: deps.events, clock, logger, access, pages, settings: collaboration.settings },
+    ...{ reconciler, git: gitSync, lock: workspaceLock, searchIndex },
+    ...(deps.txtResolver ? { txtResolver: deps.txtResolver } : {}),
+  });
+  siteChanged = (id) => publishing.site.invalidate(id);
+
+  const passwordReset = createPasswordReset({
+    store,
+    clock,
+    outbox,
+    passwords,
+    sessions,
+    publicUrl: config.publicUrl,
+  });
+
+  return {
+    deps,
+    access,
+    auth,
+    apiKeys,
+    sessions,
+    outbox,
+    passwordReset,
+    searchIndex,
+    workspaceLock,
+    reconciler,
+    workspaces,
+    pages,
+    activity: createActivity({ store, access }),
+    // Agent-facing views and the recoverable delete (MCP's svc_get_manifest, svc_get_context, svc_delete_page).
+    discovery: createPageDiscovery({ store, access, pages, dataDir: config.dataDir }),
+    trash: createPageTrash({ access, pages, clock, dataDir: config.dataDir }),
+    moveRecovery,
+    rebuilder: createRebuilder({ store, clock, logger, dataDir, reconciler, moveRecovery }),
+    search: createSearchService({ access, searchIndex }),
+    // AI (issue 8): chat is grounded in pages found by the workspace's search and read as the caller.
+    ai: createAiService({
+      config: config.ai,
+      store,
+      access,
+      logger,
+      context: createChatContext({ access, workspaces, search: searchIndex, pages }),
+    }),
+    uploads: createUploads({
+      dataDir: config.dataDir,
+      store,
+      access,
+      clock,
+      lock: workspaceLock,
+      events: deps.events,
+    }),
+    gitSync,
+    templates: createTemplates(),
+    backups,
+    ...collaboration,
+    ...publishing,
+    authenticate: createAuthenticator({ store, jwt, apiKeys }),
+    health: createHealthService({ store, dataDir: config.dataDir, gitVersion: gitAvailable }),
+    mailWorker,
+
+    /** Resolves once start-up work done in the background (the JWT key) is complete. */
+    ready: () => jwt.ready(),
+
+    /**
+     * Starts background work (mail delivery, periodic backups, reconciling each
+     * workspace with its files); the server calls it once it listens.
+     */
+    start() {
+      mailWorker?.start();
+      backups.start();
+      reconciler.startBackground();
+      gitSync.start();
+      startPublishing();
+    },
+
+    /** Stops background work, letting a run in progress finish. */
+    async stop() {
+      await mailWorker?.stop();
+      await backups.stop();
+      await reconciler.stop();
+      await gitSync.stop();
+      stopPublishing();
+      await pgLock?.close();
+    },
+  };
+}
+
+export type Services = Awaited<ReturnType<typeof createServices>>;

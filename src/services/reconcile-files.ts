@@ -1,0 +1,95 @@
+/** The file side of reconciling a workspace: reading every page of its tree, writing page ids back. */
+import type { PageFile, WorkspaceFiles } from '../content/workspace-files.js';
+import { readPageMeta } from '../domain/frontmatter.js';
+import { normalizePagePath } from '../domain/paths.js';
+
+export const ULID_RE = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/**
+ * Files read (or written) at once: enough to keep libuv's thread pool and the disk busy
+ * while a thousand pulled files are read, few enough that other requests' file work is not
+ * queued behind the whole tree.
+ */
+const FILES_AT_ONCE = 16;
+
+/** A page file found in the tree. */
+export interface Found {
+  path: string;
+  file: PageFile;
+  /** The file's mtime: when the content on disk last changed. */
+  mtime: string;
+  /** The frontmatter's `id` when it is a well-formed page id. */
+  fmId: string | undefined;
+}
+
+const isCanonical = (p: string): boolean => {
+  try {
+    return normalizePagePath(p) === p;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Runs `work` for every item, at most `limit` at a time, and settles only when none is
+ * running any more (the caller's lock must outlast every write); after a failure no new
+ * item starts, and the first error is thrown.
+ */
+export async function eachLimited<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const worker = async (): Promise<void> => {
+    while (!failed && next < items.length) {
+      const i = next++;
+      try {
+        await work(items[i]!, i);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  const settled = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, worker));
+  const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failure) throw failure.reason;
+}
+
+/**
+ * Every page file of the tree, in path order, read with its mtime; `skipped` lists the
+ * files the API could not address (reserved or non-canonical names).
+ */
+export async function scanPages(files: WorkspaceFiles): Promise<{ found: Found[]; skipped: string[] }> {
+  const skipped: string[] = [];
+  const readable: string[] = [];
+  for (const path of await files.listPages()) (isCanonical(path) ? readable : skipped).push(path);
+  const read: Array<Found | undefined> = new Array(readable.length);
+  await eachLimited(readable, FILES_AT_ONCE, async (path, i) => {
+    const listed = await files.readListed(path);
+    if (!listed) return; // removed while we walked
+    const { file, stat } = listed;
+    const id = file.error === undefined ? readPageMeta(file.frontmatter).id : undefined;
+    read[i] = { path, file, mtime: stat.mtime.toISOString(), fmId: id && ULID_RE.test(id) ? id : undefined };
+  });
+  return { found: read.filter((f): f is Found => f !== undefined), skipped };
+}
+
+/**
+ * Writes each page's id into the frontmatter of its file (atomically, several files at a
+ * time: a first sync writes one into every file it pulled) and answers the files as written.
+ */
+export async function writePageIds(
+  files: WorkspaceFiles,
+  pages: ReadonlyArray<{ found: Found; id: string }>,
+): Promise<Map<string, Pick<PageFile, 'frontmatter' | 'body'>>> {
+  const written = new Map<string, Pick<PageFile, 'frontmatter' | 'body'>>();
+  await eachLimited(pages, FILES_AT_ONCE, async ({ found: f, id }) => {
+    const frontmatter = { ...f.file.frontmatter, id };
+    await files.write(f.path, frontmatter, f.file.body);
+    written.set(f.path, { frontmatter, body: f.file.body });
+  });
+  return written;
+}

@@ -1,0 +1,37 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../content/atomic-write.js';
+
+/** A URL-safe random token of `bytes` bytes of entropy. */
+export const randomToken = (bytes = 32): string => crypto.randomBytes(bytes).toString('base64url');
+
+/** How one-time tokens are stored: only their SHA-256, so a database leak reveals none. */
+export const sha256Hex = (value: string): string => crypto.createHash('sha256').update(value).digest('hex');
+
+/** Compares two secrets in constant time, whatever their lengths. */
+export function safeEqual(a: string, b: string): boolean {
+  const ha = crypto.createHash('sha256').update(a).digest();
+  const hb = crypto.createHash('sha256').update(b).digest();
+  return crypto.timingSafeEqual(ha, hb) && a.length === b.length;
+}
+
+/**
+ * Reads a secret file from the data directory, creating it (mode 0600) with
+ * `generate()` on first use. Used for the JWT key and the API-key pepper.
+ */
+export async function loadOrCreateSecretFile(
+  file: string,
+  generate: () => string | Promise<string>,
+): Promise<string> {
+  try {
+    return await fs.promises.readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  await fs.promises.mkdir(path.dirname(file), { recursive: true });
+  const value = await generate();
+  // Created 0600 from the first byte: the secret is never readable by others, even briefly.
+  await writeFileAtomic(file, value, { mode: 0o600 });
+  return value;
+}

@@ -1,0 +1,97 @@
+import type { Config } from '../config.js';
+import type { EventBus } from '../events/bus.js';
+import type { WorkspaceLock } from '../git/lock.js';
+import type { Logger } from '../logger.js';
+import type { SearchIndex } from '../search/search-index.js';
+import type { Store } from '../store/database.js';
+import type { AccessService } from './access.js';
+import { createAnalytics } from './analytics.js';
+import type { Clock } from './clock.js';
+import type { GitSyncService } from './git-sync.js';
+import { createCustomDomains, systemTxtResolver, type TxtResolver } from './custom-domains.js';
+import { createExport } from './export.js';
+import type { PagesService } from './pages.js';
+import { createPublishing } from './publishing.js';
+import { createQuality } from './quality.js';
+import type { Reconciler } from './reconcile.js';
+import type { SettingsService } from './settings.js';
+import { createSite } from './site.js';
+import { createSiteContext } from './site-context.js';
+import { createSiteRenderer } from './site-render.js';
+import { createVersions } from './versions.js';
+
+export interface SiteServicesDeps {
+  config: Config;
+  store: Store;
+  events: EventBus;
+  clock: Clock;
+  logger: Logger;
+  access: AccessService;
+  pages: PagesService;
+  settings: SettingsService;
+  reconciler: Reconciler;
+  lock: WorkspaceLock;
+  /** Versions commit and tag through the git layer. */
+  git: Pick<GitSyncService, 'commitEverythingLocked'>;
+  searchIndex: SearchIndex;
+  /** TXT lookups for custom-domain verification; the system resolver by default. */
+  txtResolver?: TxtResolver;
+}
+
+/**
+ * Publishing (issue 7): the published site and everything around it — versions, the
+ * static export, quality reports, custom domains, analytics and publishing a workspace.
+ * One renderer and one site context are shared, so the site and the export render
+ * through the same cache.
+ */
+export function createSiteServices(deps: SiteServicesDeps) {
+  const { config, store, clock, logger, access } = deps;
+  const { dataDir, frontmatterMode } = config;
+  const versions = createVersions({
+    ...{ store, clock, logger, access, dataDir, frontmatterMode },
+    ...{ settings: deps.settings, reconciler: deps.reconciler, lock: deps.lock, git: deps.git },
+    // Called only after start-up, once `context` below exists.
+    onChange: (workspaceId) => context.invalidate(workspaceId),
+  });
+  const analytics = createAnalytics({ store, clock, access, logger, edition: config.edition });
+  const customDomains = createCustomDomains({
+    ...{ store, clock, access, logger, publicUrl: config.publicUrl },
+    resolver: deps.txtResolver ?? systemTxtResolver,
+  });
+  const renderer = createSiteRenderer();
+  const context = createSiteContext({
+    store,
+    events: deps.events,
+    access,
+    versions,
+    dataDir,
+    frontmatterMode,
+  });
+  const site = createSite({
+    ...{ store, context, renderer, analytics, customDomains },
+    ...{ searchIndex: deps.searchIndex, publicUrl: config.publicUrl },
+  });
+
+  return {
+    site,
+    versions,
+    analytics,
+    customDomains,
+    exports: createExport({ access, context, renderer }),
+    quality: createQuality({ store, access, dataDir }),
+    publishing: createPublishing({ store, clock, access, pages: deps.pages, settings: deps.settings }),
+
+    /** Custom-domain refresh and analytics pruning run on timers. */
+    start() {
+      customDomains.start();
+      analytics.start();
+    },
+
+    stop() {
+      customDomains.stop();
+      analytics.stop();
+    },
+  };
+}
+
+export type SiteServices = ReturnType<typeof createSiteServices>;

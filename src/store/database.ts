@@ -1,0 +1,120 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { migrationProvider } from './migrations/index.js';
+import { pgDump } from './pg-dump.js';
+import type { Database } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/** The database handle every repository and service receives. */
+export interface Store {
+  readonly db: Kysely<Database>;
+  readonly dialect: Dialect;
+  /** Runs pending migrations; safe to call at every start. */
+  migrate(): Promise<void>;
+  /** A cheap round trip proving the database answers. */
+  ping(): Promise<void>;
+  /**
+   * Writes a consistent snapshot of the database into the folder `dir` while it stays in
+   * use, and resolves with the file written: SQLite's online backup to `folio.db`, or
+   * `pg_dump` to `dump.sql` (PgDumpUnavailableError when pg_dump is not on PATH). Used by
+   * the backup service; the native handle stays private to this file.
+   */
+  backupTo(dir: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** `postgres://…` selects PostgreSQL; otherwise SQLite at `sqlitePath`. */
+  databaseUrl?: string | undefined;
+  sqlitePath?: string;
+  /** PostgreSQL schema to work in (tests isolate themselves with one). */
+  pgSchema?: string;
+}
+
+/** Opens SQLite (WAL, foreign keys, busy timeout) or PostgreSQL. */
+export async function openStore(options: StoreOptions): Promise<Store> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.pgSchema);
+  if (!options.sqlitePath) throw new Error('openStore needs a databaseUrl or a sqlitePath');
+  return openSqlite(options.sqlitePath);
+}
+
+function openSqlite(file: string): Store {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const native = new SqliteDatabase(file);
+  native.pragma('journal_mode = WAL');
+  native.pragma('synchronous = NORMAL');
+  native.pragma('foreign_keys = ON');
+  native.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: native }) });
+  const backupTo = async (dir: string) => {
+    const target = path.join(dir, 'folio.db');
+    await native.backup(target);
+    return target;
+  };
+  return finish(db, 'sqlite', backupTo, async () => {
+    native.prepare('select 1').get();
+  });
+}
+
+async function openPostgres(url: string, schema?: string): Promise<Store> {
+  // Loaded only when PostgreSQL is configured, so the SQLite default starts lighter.
+  const { default: pg } = await import('pg');
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: 5000,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  // An idle client's error (a restarted server) must not crash the process.
+  pool.on('error', () => undefined);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const backupTo = async (dir: string) => {
+    const target = path.join(dir, 'dump.sql');
+    await pgDump(url, schema, target);
+    return target;
+  };
+  return finish(db, 'postgres', backupTo, async () => {
+    await sql`select 1`.execute(db);
+  });
+}
+
+function finish(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  backupTo: (dir: string) => Promise<string>,
+  ping: () => Promise<void>,
+): Store {
+  let closed = false;
+  return {
+    db,
+    dialect,
+    ping,
+    backupTo,
+    async migrate() {
+      // Kysely looks for its migration tables in every PostgreSQL schema unless told which one;
+      // another schema's tables (a second instance, parallel tests) would make it skip creating its own.
+      const schema =
+        dialect === 'postgres'
+          ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+          : undefined;
+      const migrator = new Migrator({
+        db,
+        provider: migrationProvider,
+        ...(schema ? { migrationTableSchema: schema } : {}),
+      });
+      const { error, results } = await migrator.migrateToLatest();
+      if (error) {
+        const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+        throw new Error(`Database migration ${failed} failed: ${(error as Error).message}`, { cause: error });
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import * as core from './0001-core.js';
+import * as content from './0002-content.js';
+import * as search from './0003-search.js';
+import * as collaboration from './0004-collaboration.js';
+import * as publishing from './0005-publishing.js';
+import * as gitSync from './0006-git-sync.js';
+
+/**
+ * Every migration, in order. Forward-only: a released migration is never
+ * edited; a change is a new file added to this list.
+ */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001-core': core,
+  '0002-content': content,
+  '0003-search': search,
+  '0004-collaboration': collaboration,
+  '0005-publishing': publishing,
+  '0006-git-sync': gitSync,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => MIGRATIONS,
+};

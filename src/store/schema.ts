@@ -1,0 +1,368 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * The database's shape as Kysely sees it. Both dialects store the same types:
+ * timestamps as ISO 8601 text, booleans as 0/1 integers and structured values
+ * as JSON text, so one code path serves SQLite and PostgreSQL alike.
+ */
+export interface Database {
+  users: UsersTable;
+  orgs: OrgsTable;
+  org_members: OrgMembersTable;
+  workspaces: WorkspacesTable;
+  workspace_members: WorkspaceMembersTable;
+  sessions: SessionsTable;
+  refresh_tokens: RefreshTokensTable;
+  api_keys: ApiKeysTable;
+  reset_tokens: ResetTokensTable;
+  outbox: OutboxTable;
+  pages: PagesTable;
+  page_aliases: PageAliasesTable;
+  activity: ActivityTable;
+  instance_settings: InstanceSettingsTable;
+  search_documents: SearchDocumentsTable;
+  invitations: InvitationsTable;
+  share_links: ShareLinksTable;
+  comments: CommentsTable;
+  user_onboarding: UserOnboardingTable;
+  doc_versions: DocVersionsTable;
+  doc_version_pages: DocVersionPagesTable;
+  custom_domains: CustomDomainsTable;
+  page_views: PageViewsTable;
+  site_searches: SiteSearchesTable;
+  analytics_salts: AnalyticsSaltsTable;
+  workspace_sync: WorkspaceSyncTable;
+  sync_conflicts: SyncConflictsTable;
+}
+
+export type Flag = 0 | 1;
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  name: string;
+  handle: string;
+  password_hash: string | null;
+  is_platform_owner: Flag;
+  /** Bumped to invalidate every unexpired access token of the user (logout, reset, reuse). */
+  session_epoch: number;
+  failed_logins: number;
+  locked_until: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OrgsTable {
+  id: string;
+  handle: string;
+  name: string;
+  plan: string;
+  created_at: string;
+}
+
+export interface OrgMembersTable {
+  org_id: string;
+  user_id: string;
+  role: string;
+  created_at: string;
+}
+
+export interface WorkspacesTable {
+  id: string;
+  org_id: string;
+  name: string;
+  slug: string;
+  git_remote: string | null;
+  git_branch: string;
+  sync_status: string;
+  /** JSON: CONTRACT.md part 3's settings keys. */
+  settings: string;
+  webhook_secret: string;
+  deleted_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WorkspaceMembersTable {
+  workspace_id: string;
+  user_id: string;
+  role: string;
+  created_at: string;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  device: string;
+  ip: string;
+  created_at: string;
+  last_active_at: string;
+  expires_at: string;
+}
+
+/** Every refresh token ever issued; a used one that comes back is a reuse. */
+export interface RefreshTokensTable {
+  token_hash: string;
+  session_id: string;
+  user_id: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  user_id: string;
+  org_id: string;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  /** JSON array of scope strings. */
+  scopes: string;
+  expires_at: number | null;
+  last_used_at: string | null;
+  created_at: string;
+}
+
+export interface ResetTokensTable {
+  token_hash: string;
+  user_id: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+export interface OutboxTable {
+  id: string;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  attempts: number;
+  next_attempt_at: string;
+  sent_at: string | null;
+  last_error: string | null;
+  created_at: string;
+}
+
+/** The index of one page file; the file itself is the truth. */
+export interface PagesTable {
+  id: string;
+  workspace_id: string;
+  path: string;
+  title: string;
+  description: string;
+  /** JSON array of tags. */
+  tags: string;
+  status: string;
+  sort_order: number;
+  content_hash: string;
+  frontmatter_hash: string;
+  /** Last invalid-frontmatter message, or null when the file parses. */
+  frontmatter_error: string | null;
+  /** Strict mode: invalid frontmatter restricts the page to admins. */
+  restricted: Flag;
+  created_at: string;
+  updated_at: string;
+  updated_by: string | null;
+}
+
+export interface PageAliasesTable {
+  workspace_id: string;
+  old_path: string;
+  page_id: string;
+  created_at: string;
+}
+
+export interface ActivityTable {
+  id: string;
+  workspace_id: string;
+  action: string;
+  path: string | null;
+  page_id: string | null;
+  actor_id: string | null;
+  /** JSON object. */
+  details: string;
+  created_at: string;
+}
+
+export interface InstanceSettingsTable {
+  key: string;
+  value: string;
+}
+
+/**
+ * The portable half of the search index (src/search/). Each dialect adds its own
+ * structures in `SearchIndex.init()`; they are not part of this type.
+ */
+export interface SearchDocumentsTable {
+  page_id: string;
+  workspace_id: string;
+  path: string;
+  title: string;
+  description: string;
+  /** Tags joined by spaces: search text, not structured data. */
+  tags: string;
+  body: string;
+  status: string;
+  restricted: Flag;
+}
+
+/** A pending, accepted or revoked workspace invitation; only the token's SHA-256 is kept. */
+export interface InvitationsTable {
+  id: string;
+  workspace_id: string;
+  email: string;
+  role: string;
+  token_hash: string;
+  invited_by: string | null;
+  expires_at: string;
+  accepted_at: string | null;
+  accepted_by: string | null;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+/** A join link; `uses` only grows, by a conditional UPDATE, so `max_uses` holds under concurrency. */
+export interface ShareLinksTable {
+  id: string;
+  workspace_id: string;
+  token_hash: string;
+  role: string;
+  expires_at: string | null;
+  max_uses: number | null;
+  uses: number;
+  created_by: string | null;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+/** A page comment, keyed by page_id so it follows the page across moves. */
+export interface CommentsTable {
+  id: string;
+  workspace_id: string;
+  page_id: string;
+  /** The thread's root comment; null for a root. */
+  parent_id: string | null;
+  author_id: string;
+  /** Markdown as written. */
+  body: string;
+  /** JSON array of mentioned user ids. */
+  mentions: string;
+  resolved: Flag;
+  resolved_by: string | null;
+  resolved_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The per-user onboarding checklist. */
+export interface UserOnboardingTable {
+  user_id: string;
+  /** JSON object of step name -> boolean. */
+  steps: string;
+  dismissed: Flag;
+  updated_at: string;
+}
+
+/** A named documentation version: published pages frozen under a git tag (migration 0005). */
+export interface DocVersionsTable {
+  id: string;
+  workspace_id: string;
+  slug: string;
+  name: string;
+  tag: string;
+  commit_sha: string;
+  page_count: number;
+  created_by: string | null;
+  created_at: string;
+}
+
+/** One page frozen in a version; its text is read from git at `doc_versions.tag`. */
+export interface DocVersionPagesTable {
+  version_id: string;
+  path: string;
+  page_id: string;
+  content_hash: string;
+  title: string;
+}
+
+/** A workspace's custom domain and its TXT verification state. */
+export interface CustomDomainsTable {
+  workspace_id: string;
+  domain: string;
+  token: string;
+  /** `pending` or `verified`. */
+  status: string;
+  verified_at: string | null;
+  checked_at: string | null;
+  created_at: string;
+}
+
+/** One consented page view on a published site; `visitor` is a daily-salted hash, never an IP. */
+export interface PageViewsTable {
+  id: string;
+  workspace_id: string;
+  path: string;
+  visitor: string;
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  created_at: string;
+}
+
+/** One consented search on a published site. */
+export interface SiteSearchesTable {
+  id: string;
+  workspace_id: string;
+  query: string;
+  results: number;
+  visitor: string;
+  day: string;
+  created_at: string;
+}
+
+/** The analytics salt of the current UTC day; older ones are deleted. */
+export interface AnalyticsSaltsTable {
+  day: string;
+  salt: string;
+}
+
+/** A workspace's git sync state and remote credentials (one row, created on first use). */
+export interface WorkspaceSyncTable {
+  workspace_id: string;
+  last_sync_at: string | null;
+  /** Redacted: never a credential. */
+  last_error: string | null;
+  last_error_at: string | null;
+  git_username: string | null;
+  /** Encrypted with DATA_DIR/git-credentials.key (see services/git-remote.ts); never returned. */
+  git_password: string | null;
+  credentials_updated_at: string | null;
+  updated_at: string;
+}
+
+/** A merge conflict found by a pull; open while `resolved_at` is null. */
+export interface SyncConflictsTable {
+  id: string;
+  workspace_id: string;
+  path: string;
+  page_id: string;
+  /** `sha256:` of each side's file as downloaded; null where that side deleted the file. */
+  ours_hash: string | null;
+  theirs_hash: string | null;
+  /** Compact UTC timestamp, e.g. 20250115T103045Z. */
+  stamp: string;
+  created_at: string;
+  resolved_at: string | null;
+  resolved_by: string | null;
+  /** `ours`, `theirs`, `content` (merged by a user), `manual` (by hand) or `superseded`. */
+  resolution: string | null;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type WorkspaceRow = Selectable<WorkspacesTable>;
+export type PageRow = Selectable<PagesTable>;
+export type ActivityRow = Selectable<ActivityTable>;
+export type SyncConflictRow = Selectable<SyncConflictsTable>;
+export type _Generated<T> = Generated<T>;

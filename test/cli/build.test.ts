@@ -1,0 +1,142 @@
+/**
+ * The production build: `npm run build` bundles the CLI and server into dist/folio.js
+ * with chunks loaded on first use. This suite builds into its own directory and drives
+ * the result as users do, over HTTP and MCP stdio, so a bundling mistake (a dependency
+ * that cannot be bundled, a lazily loaded chunk that fails to load) fails here rather
+ * than on a user's machine.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { freePort } from '../helpers/ports.js';
+import { request, tempDir } from '../helpers/server.js';
+import { registerUser } from '../helpers/users.js';
+import { createPage, createWorkspace } from '../helpers/workspace-access.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string })
+  .version;
+
+describe('the production build', () => {
+  // Inside the project, so the bundle resolves its external packages from node_modules.
+  const outDir = path.join(ROOT, 'node_modules', '.cache', `folio-build-${process.pid}`);
+  const entry = path.join(outDir, 'folio.js');
+  const dataDir = tempDir();
+  let server: ChildProcess;
+  let url: string;
+  const api = {
+    request: (method: string, urlPath: string, options?: Parameters<typeof request>[3]) =>
+      request(url, method, urlPath, options),
+  };
+  let log = '';
+
+  beforeAll(async () => {
+    const build = await runCli([outDir], {}, { entry: 'scripts/build.mjs' });
+    expect(build.stderr).toBe('');
+    expect(build.code).toBe(0);
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    server = spawn(process.execPath, [entry, 'serve'], {
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    server.stdout!.on('data', (d: Buffer) => (log += d.toString()));
+    server.stderr!.on('data', (d: Buffer) => (log += d.toString()));
+    for (let i = 0; i < 200; i++) {
+      const ok = await fetch(`${url}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (ok) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`the built server did not become healthy:\n${log}`);
+  }, 60_000);
+
+  afterAll(async () => {
+    if (server && server.exitCode === null) {
+      const closed = new Promise((r) => server.once('close', r));
+      server.kill('SIGTERM');
+      await closed;
+    }
+    fs.rmSync(outDir, { recursive: true, force: true });
+  });
+
+  it('is one entry file plus chunks, with the Markdown renderer kept out of the entry', () => {
+    const chunks = fs.readdirSync(path.join(outDir, 'chunks')).filter((f) => f.endsWith('.js'));
+    expect(chunks.length).toBeGreaterThan(0);
+    const main = fs.readFileSync(entry, 'utf8');
+    // highlight.js registers its languages by these names; they must only be in a lazy chunk.
+    expect(main).not.toContain('hljs-keyword');
+    expect(
+      chunks.some((c) => fs.readFileSync(path.join(outDir, 'chunks', c), 'utf8').includes('hljs-keyword')),
+    ).toBe(true);
+  });
+
+  it('serves the API with the package version and renders a published page through the lazy renderer', async () => {
+    const health = await request(url, 'GET', '/api/health');
+    expect(health.body).toEqual({ status: 'ok', version: VERSION });
+
+    const api = {
+      request: (method: string, p: string, o?: Parameters<typeof request>[3]) => request(url, method, p, o),
+    };
+    const owner = await registerUser(api);
+    const ws = await createWorkspace(api, owner, 'built');
+    await createPage(api, owner, ws, 'guide.md', {
+      title: 'Guide',
+      body: '# Guide\n\n```ts\nconst answer: number = 42;\n```\n',
+      publish: true,
+    });
+    const settings = await api.request('PUT', `/api/v1/workspaces/${ws.id}/admin/settings`, {
+      token: owner.token,
+      body: { public_site: true },
+    });
+    expect(settings.status).toBe(200);
+
+    const page = await fetch(`${url}/p/built/guide`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('<span class="hljs-keyword">const</span>');
+  });
+
+  it('runs the other commands: help, and `folio mcp` over stdio with the official client', async () => {
+    const help = await runCli(['--help'], {}, { entry });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: folio <command>');
+
+    // `folio mcp` in-process, on the running server's data directory (SQLite allows both).
+    const owner = await registerUser(api);
+    const key = (await api.request('POST', '/api/v1/api-keys', { token: owner.token, body: { name: 'mcp' } }))
+      .body.key as string;
+    const slug = (await api.request('GET', '/api/v1/workspaces', { token: owner.token })).body.data[0]
+      .slug as string;
+    const client = new Client({ name: 'folio-build-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [entry, 'mcp', '--workspace', slug, '--api-key', key],
+        env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toContain('svc_search');
+      const found = await client.callTool({ name: 'svc_search', arguments: { query: 'welcome' } });
+      expect(found.isError).not.toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('stops cleanly on SIGTERM', async () => {
+    const closed = new Promise<number | null>((r) => server.once('close', r));
+    server.kill('SIGTERM');
+    expect(await closed).toBe(0);
+    expect(log).toContain('shutting down');
+  });
+});

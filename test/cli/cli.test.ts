@@ -1,0 +1,72 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { freePort } from '../helpers/ports.js';
+import { tempDir } from '../helpers/server.js';
+
+describe('folio CLI', () => {
+  it('lists its commands on --help', async () => {
+    const res = await runCli(['--help']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('Usage: folio <command>');
+    expect(res.stdout).toContain('serve');
+  });
+
+  it('refuses an unknown command with exit code 2', async () => {
+    const res = await runCli(['frobnicate']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('unknown command "frobnicate"');
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['EDITION', 'other'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['FRONTMATTER_MODE', 'sometimes'],
+  ])('stops the start when %s=%s, naming the variable', async (name, value) => {
+    const res = await runCli(['serve'], { DATA_DIR: tempDir(), [name]: value });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(`${name}:`);
+  });
+
+  it('reports every invalid variable at once', async () => {
+    const res = await runCli(['serve'], { DATA_DIR: tempDir(), PORT: 'abc', EDITION: 'other' });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('PORT:');
+    expect(res.stderr).toContain('EDITION:');
+  });
+});
+
+describe('folio serve', () => {
+  it('creates the data dir and database, serves health, and stops cleanly on SIGTERM', async () => {
+    const dataDir = path.join(tempDir(), 'nested', 'data');
+    const port = await freePort();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/run.ts', 'serve'], {
+      cwd: path.resolve(import.meta.dirname, '../..'),
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let log = '';
+    child.stdout.on('data', (d: Buffer) => (log += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    try {
+      let health: Response | null = null;
+      for (let i = 0; i < 100 && !health; i++) {
+        health = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null);
+        if (!health) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(health?.status).toBe(200);
+      expect(fs.existsSync(path.join(dataDir, 'folio.db'))).toBe(true);
+      // Logged once the first start's key generation is done, which may trail the first answer.
+      for (let i = 0; i < 100 && !log.includes('Folio is listening'); i++)
+        await new Promise((r) => setTimeout(r, 100));
+      expect(log).toContain('Folio is listening');
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+    expect(log).toContain('shutting down');
+  });
+});

@@ -1,0 +1,57 @@
+import { ulid } from 'ulid';
+import pg from 'pg';
+
+/** PostgreSQL for the suites that run on both databases, when CI (or a developer) provides one. */
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
+
+let announced = false;
+/** Says once per test file, plainly, that the PostgreSQL variants are skipped. */
+export function announcePostgresSkip(): void {
+  if (TEST_DATABASE_URL || announced) return;
+  announced = true;
+  console.warn('[folio tests] TEST_DATABASE_URL is not set: PostgreSQL variants are skipped (SQLite ran).');
+}
+
+export interface DatabaseTarget {
+  name: 'sqlite' | 'postgres';
+  /** Environment for a Folio instance on this database, plus cleanup. */
+  prepare(): Promise<{ env: Record<string, string>; pgSchema?: string; cleanup(): Promise<void> }>;
+}
+
+/** A fresh schema in the test database, dropped by `cleanup`. */
+export async function createPgSchema(url: string): Promise<{ schema: string; cleanup(): Promise<void> }> {
+  const schema = `folio_t_${ulid().toLowerCase()}`;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(`create schema ${schema}`);
+  await client.end();
+  return {
+    schema,
+    async cleanup() {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`drop schema if exists ${schema} cascade`);
+      await c.end();
+    },
+  };
+}
+
+/** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set. */
+export function databaseTargets(): DatabaseTarget[] {
+  announcePostgresSkip();
+  const targets: DatabaseTarget[] = [
+    { name: 'sqlite', prepare: async () => ({ env: {}, cleanup: async () => {} }) },
+  ];
+  const url = TEST_DATABASE_URL;
+  if (url) {
+    targets.push({
+      name: 'postgres',
+      prepare: async () => {
+        const { schema, cleanup } = await createPgSchema(url);
+        return { env: { DATABASE_URL: url }, pgSchema: schema, cleanup };
+      },
+    });
+  }
+  return targets;
+}
