@@ -92,7 +92,7 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
       settingsRoutes(services),
       aiRoutes(services),
       wsRoutes(services, hub),
-      // Publishing (issue 7): the published site and what surrounds it.
+      // Publishing: the published site and what surrounds it.
       siteRoutes(services),
       versionRoutes(services),
       publishingRoutes(services),

@@ -123,7 +123,7 @@ export async function createServices(deps: ServiceDeps) {
     lock: workspaceLock,
     dataDir,
   });
-  // Git sync (issue 6): auto-commit of web edits, push, pull, webhooks, conflicts.
+  // Git sync: auto-commit of web edits, push, pull, webhooks, conflicts.
   const gitSync = createGitSync({
     ...{ config, store, events: deps.events, clock, logger, access, reconciler, pages, workspaces },
     lock: workspaceLock,
@@ -152,7 +152,7 @@ export async function createServices(deps: ServiceDeps) {
     intervalHours: config.backups.intervalHours,
   });
   let siteChanged: (workspaceId: string) => void = () => undefined;
-  // Collaboration (issue 5). The Cloud edition swaps in plan-backed seat limits.
+  // Collaboration. The Cloud edition swaps in plan-backed seat limits.
   const planLimits: PlanLimits = { ...communityPlanLimits };
   const publicUrl = config.publicUrl;
   const collaboration = {
@@ -166,7 +166,7 @@ export async function createServices(deps: ServiceDeps) {
     onboarding: createOnboarding({ store, clock }),
     wsTokens: createWsTokens({ store, clock, jwtKeyPath: config.jwtKeyPath, keyReady: () => jwt.ready() }),
   };
-  // Publishing (issue 7): published site, versions, export, quality, custom domains, analytics.
+  // Publishing: published site, versions, export, quality, custom domains, analytics.
   const {
     start: startPublishing,
     stop: stopPublishing,
@@ -207,7 +207,7 @@ export async function createServices(deps: ServiceDeps) {
     moveRecovery,
     rebuilder: createRebuilder({ store, clock, logger, dataDir, reconciler, moveRecovery }),
     search: createSearchService({ access, searchIndex }),
-    // AI (issue 8): chat is grounded in pages found by the workspace's search and read as the caller.
+    // AI: chat is grounded in pages found by the workspace's search and read as the caller.
     ai: createAiService({
       config: config.ai,
       store,

@@ -39,7 +39,7 @@ export interface SiteServicesDeps {
 }
 
 /**
- * Publishing (issue 7): the published site and everything around it — versions, the
+ * Publishing: the published site and everything around it — versions, the
  * static export, quality reports, custom domains, analytics and publishing a workspace.
  * One renderer and one site context are shared, so the site and the export render
  * through the same cache.

@@ -41,7 +41,7 @@ async function apiKey(server: TestServer, user: TestUser, scopes?: string[]): Pr
   return res.body.key;
 }
 
-/** The agent round trip of issue 9, against any transport; `ws` is the workspace argument where needed. */
+/** An agent's round trip through the tools, against any transport; `ws` is the workspace argument where needed. */
 async function roundTrip(client: Client, ws: Record<string, string>) {
   const written = await callTool(client, 'svc_write_page', {
     ...ws,

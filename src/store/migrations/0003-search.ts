@@ -6,9 +6,6 @@ import type { Kysely } from 'kysely';
  * its rowid column, PostgreSQL's weighted tsvector column and GIN index) are created by
  * `SearchIndex.init()` in src/search/, idempotently at every start: DESIGN.md convention 7
  * keeps migrations free of dialect branches, so nothing dialect-specific lives here.
- *
- * Numbered 0003 because 0002 is reserved for the workspaces and pages work running in
- * parallel; Kysely applies migrations in name order.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
