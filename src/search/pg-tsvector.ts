@@ -46,8 +46,8 @@ const HEADLINE_OPTIONS = sql.lit(
 const guarded = (text: string | RawBuilder<string>) =>
   sql`replace(${typeof text === 'string' ? sql.ref(text) : text}, '<', ${sql.lit(TAG_GUARD)})`;
 /** Characters of a body handed to ts_headline, and how many of them precede the first match. */
-const HEADLINE_WINDOW = 800;
-const HEADLINE_LEAD = 200;
+const HEADLINE_WINDOW = 480;
+const HEADLINE_LEAD = 120;
 
 /**
  * The part of the body ts_headline looks at. It parses all the text it is given, which
@@ -132,15 +132,19 @@ export function createPgTsvectorIndex(store: Store): SearchIndex {
           and d.workspace_id = ${query.workspaceId}
           and d.restricted = 0
           ${query.publishedOnly ? sql`and d.status = 'published'` : sql``}`;
-      // Ranking carries only small columns (the count rides along: every match is ranked
-      // anyway); ts_headline re-parses a whole document, so it runs afterwards for the
-      // page of results alone.
+      // Every match is scored where it is read, so only small columns go on: left to the
+      // planner, the score was computed after the count's window, which then buffered each
+      // match's whole vector (twice the time of the ranking itself). The count rides along,
+      // since every match is ranked anyway. ts_headline re-parses a whole document, so it
+      // runs afterwards for the page of results alone.
       const { rows } = await sql<RankedRow>`
-        with top as (
-          select d.page_id, d.path, d.title, ts_rank_cd(${RANK_WEIGHTS}::float4[], d.search_vector, ${tsquery}) as score,
-            count(*) over () as total
+        with ranked as materialized (
+          select d.page_id, d.path, d.title, ts_rank_cd(${RANK_WEIGHTS}::float4[], d.search_vector, ${tsquery}) as score
           ${matches}
-          order by score desc, d.path
+        ), top as (
+          select ranked.*, count(*) over () as total
+          from ranked
+          order by score desc, path
           limit ${query.limit}
         )
         select top.page_id, top.path, top.title, top.score, top.total,
