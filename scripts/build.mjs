@@ -11,6 +11,15 @@
  * only loaded when a feature is in use (PostgreSQL, Redis, SMTP, MCP), so they stay out
  * of the start-up path entirely.
  *
+ * The code loaded at start is ASCII without comments (test/cli/build.test.ts checks it).
+ * V8 keeps each module's source text in memory for as long as the process runs, and a
+ * single non-ASCII character anywhere (a dash in a comment) makes it store the whole file
+ * at two bytes a character: 7.8 MB of the idle server's heap instead of 2.6. Escapes
+ * (`\u2019`) keep Folio's own strings, regexps and SQL templates ASCII. Whitespace
+ * minification drops the comments and keeps every name, so stack traces still say which
+ * function failed; the linked source maps (`NODE_OPTIONS=--enable-source-maps`) give the
+ * TypeScript lines. Licence comments go to a `.LEGAL.txt` file beside each output file.
+ *
  * Usage: node scripts/build.mjs [outdir]   (default: dist)
  */
 import { rm } from 'node:fs/promises';
@@ -46,6 +55,9 @@ await build({
   target: 'node20',
   chunkNames: 'chunks/[name]-[hash]',
   sourcemap: 'linked',
+  minifyWhitespace: true,
+  charset: 'ascii',
+  legalComments: 'linked',
   external: EXTERNAL,
   // Bundled CommonJS dependencies call `require` for Node's built-ins; give them one.
   banner: {

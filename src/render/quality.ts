@@ -143,7 +143,8 @@ export function markdownToPlainText(markdown: string): string {
   return sentences.join(' ');
 }
 
-const WORD_RE = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
+// The apostrophe is written as an escape so the bundle stays ASCII (see scripts/build.mjs).
+const WORD_RE = /[\p{L}\p{N}][\p{L}\p{N}'\u2019-]*/gu;
 
 /** Number of words in plain text. */
 export function countWords(text: string): number {

@@ -35,6 +35,8 @@ const FTS_COLUMNS = ['title', 'tags', 'description', 'body', 'body_rest'] as con
 const BM25_WEIGHTS = sql.raw('10.0, 5.0, 2.0, 1.0, 1.0');
 /** Tokens per snippet (FTS5 allows at most 64). */
 const SNIPPET_TOKENS = 20;
+/** Marks text left out of a snippet (written as an escape: the bundle stays ASCII, see scripts/build.mjs). */
+const ELLIPSIS = '\u2026';
 const COL_DESCRIPTION = 2;
 const COL_BODY = 3;
 const COL_BODY_REST = 4;
@@ -50,7 +52,7 @@ export function splitBody(body: string): [head: string, rest: string] {
 }
 
 const snippetOf = (column: number) =>
-  sql<string>`snippet(search_fts, ${sql.lit(column)}, ${MARK_START}, ${MARK_END}, '…', ${sql.lit(SNIPPET_TOKENS)})`;
+  sql<string>`snippet(search_fts, ${sql.lit(column)}, ${MARK_START}, ${MARK_END}, ${sql.lit(ELLIPSIS)}, ${sql.lit(SNIPPET_TOKENS)})`;
 
 interface RankedRow {
   rid: number;

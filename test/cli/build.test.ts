@@ -77,6 +77,18 @@ describe('the production build', () => {
     ).toBe(true);
   });
 
+  it('loads ASCII-only code at start, so V8 keeps its source at one byte a character', () => {
+    const main = fs.readFileSync(entry, 'utf8');
+    const imported = [...main.matchAll(/from\s*"\.\/(chunks\/[\w-]+\.js)"/g)].map((m) => m[1]!);
+    expect(imported.length).toBeGreaterThan(0);
+    for (const file of ['folio.js', ...imported]) {
+      const text = fs.readFileSync(path.join(outDir, file), 'utf8');
+      const at = text.search(/\P{ASCII}/u);
+      expect(at === -1 ? '' : `${file}: ${text.slice(Math.max(0, at - 40), at + 10)}`).toBe('');
+    }
+    expect(fs.readFileSync(path.join(outDir, 'folio.js.LEGAL.txt'), 'utf8')).toMatch(/License/i);
+  });
+
   it('serves the API with the package version and renders a published page through the lazy renderer', async () => {
     const health = await request(url, 'GET', '/api/health');
     expect(health.body).toEqual({ status: 'ok', version: VERSION });
