@@ -102,6 +102,17 @@ export async function createServices(deps: ServiceDeps) {
     ...{ publicUrl: config.publicUrl, gitAllowFileRemotes: config.gitAllowFileRemotes },
     gitAllowPrivateHosts: config.gitAllowPrivateHosts,
   });
+  // Page moves a crash interrupted; finished before start-up reconciliation, by `rebuild`,
+  // and right after a move fails midway.
+  const moveRecovery = createMoveRecovery({
+    store,
+    clock,
+    logger,
+    searchIndex,
+    events: deps.events,
+    lock: workspaceLock,
+    dataDir,
+  });
   const pages = createPages({
     store,
     clock,
@@ -111,16 +122,7 @@ export async function createServices(deps: ServiceDeps) {
     searchIndex,
     lock: workspaceLock,
     reconciler,
-    dataDir,
-  });
-  // Page moves a crash interrupted; finished before start-up reconciliation and by `rebuild`.
-  const moveRecovery = createMoveRecovery({
-    store,
-    clock,
-    logger,
-    searchIndex,
-    events: deps.events,
-    lock: workspaceLock,
+    moveRecovery,
     dataDir,
   });
   // Git sync: auto-commit of web edits, push, pull, webhooks, conflicts.

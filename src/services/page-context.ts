@@ -12,6 +12,7 @@ import type { Store } from '../store/database.js';
 import type { PageRow, WorkspaceRow } from '../store/schema.js';
 import type { AccessService } from './access.js';
 import type { Clock } from './clock.js';
+import type { MoveRecovery } from './move-recovery.js';
 import { inSync } from './page-index.js';
 import type { Reconciler } from './reconcile.js';
 
@@ -25,6 +26,8 @@ export interface PagesDeps {
   /** Held across hash check, file write and index update of every page write in a workspace. */
   lock: WorkspaceLock;
   reconciler: Reconciler;
+  /** Finishes a move that failed midway from its journal record, right after the failure. */
+  moveRecovery: MoveRecovery;
   dataDir: string;
 }
 

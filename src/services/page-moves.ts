@@ -143,9 +143,11 @@ export const touched = (row: PageRow, body: string, at: string, actorId: string 
  * other page linking to it is rewritten (`rewriteLinks`, keeping each link's form and the
  * files' frontmatter byte for byte), one transaction updates the rows, records the old path
  * in `page_aliases` and the activity and refreshes the search documents, and the record is
- * removed. A crash in between is finished at the next start (move-recovery.ts). `page-moved`
- * (and `page-updated` for each rewritten page) go out after commit. 404 when the page is
- * absent, 409 when something already exists at the new path.
+ * removed. A crash in between is finished at the next start (move-recovery.ts); a failure in
+ * between (a write or the transaction refused) is finished from the record at once, and the
+ * request answers as if nothing had failed when that succeeds. `page-moved` (and
+ * `page-updated` for each rewritten page) go out after commit. 404 when the page is absent,
+ * 409 when something already exists at the new path.
  */
 export async function movePage(
   ctx: PageContext,
@@ -159,8 +161,10 @@ export async function movePage(
   const from = loc.path;
   const { clock, searchIndex, events, logger } = ctx.deps;
   const actorId = actorIdOf(actor);
+  // Set once the page is at `to` but the move is unfinished: its journal record is kept.
+  let interrupted = false;
 
-  const result = await ctx.deps.lock.run(loc.workspace.id, async () => {
+  const moving = ctx.deps.lock.run(loc.workspace.id, async () => {
     const { file, row } = await ctx.requireVisible(loc, await ctx.currentLocked(loc));
     if (to === from) return { moved: row, body: file.body, rewritten: [] as string[] };
     if (await loc.files.exists(to)) {
@@ -204,9 +208,10 @@ export async function movePage(
         }),
       );
     } catch (error) {
+      interrupted = true;
       logger.warn(
         { err: error, workspace_id: loc.workspace.id, page_id: row.id, from, to },
-        'a page move failed midway; its journal record is kept and the next start finishes it',
+        'a page move failed midway; finishing it from its journal record',
       );
       throw error;
     }
@@ -216,6 +221,18 @@ export async function movePage(
     });
     return { moved: moved.row, body: relinked.body, rewritten: pending.map((p) => p.path) };
   });
+  const result = await moving.catch(async (error: unknown) => {
+    if (!interrupted) throw error;
+    // The recovery announces the move itself; if it fails too, the next start tries again.
+    const finished = await ctx.deps.moveRecovery.finishPending([loc.workspace]);
+    if (finished === 0) throw error;
+    return null;
+  });
+  if (result === null) {
+    const at = { ...loc, path: to };
+    const { file, row } = await ctx.requireVisible(at, await ctx.current(at));
+    return presentPage(row, file.body);
+  }
 
   if (result.moved.path !== from) {
     events.emit('page-moved', {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ulid } from 'ulid';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runGit } from '../../src/git/git.js';
 import { runCli } from '../helpers/cli.js';
 import { databaseTargets } from '../helpers/databases.js';
@@ -264,6 +264,62 @@ describe.each(databaseTargets())('finishing a move a crash interrupted ($name)',
       lastKnownHash: early.body.content_hash,
     });
     expect(put.status).toBe(200);
+  });
+
+  it('finishes a move at once when its index transaction fails midway, and answers 200', async () => {
+    const guide = await req('POST', 'midway/guide', { title: 'Guide', body: 'The guide.' });
+    await req('POST', 'midway/intro', { title: 'Intro', body: 'Next: [[midway/guide]].' });
+    const events: string[] = [];
+    const off = ctx.server.folio.events.onAny((e) => events.push(e.type));
+    // The first search-index write of the move's transaction fails, as a full disk would make it.
+    const upsert = vi
+      .spyOn(ctx.server.folio.services.searchIndex, 'upsert')
+      .mockRejectedValueOnce(new Error('database or disk is full'));
+    try {
+      const moved = await req('PATCH', 'midway/guide.md', { new_path: 'midway/done/guide.md' });
+      expect(moved.status).toBe(200);
+      expect(moved.body).toMatchObject({
+        page_id: guide.body.page_id,
+        path: 'midway/done/guide.md',
+        content: 'The guide.',
+      });
+      expect(upsert.mock.calls.length).toBeGreaterThan(1);
+    } finally {
+      upsert.mockRestore();
+      off();
+    }
+    // Files and index agree straight away, with no record left for the next start.
+    expect(journal()).toEqual([]);
+    expect(fs.existsSync(file('midway/guide.md'))).toBe(false);
+    expect((await req('GET', 'midway/intro.md')).body.content).toBe('Next: [[midway/done/guide]].');
+    expect((await req('GET', 'midway/guide.md')).body.details).toEqual({ moved_to: 'midway/done/guide.md' });
+    expect(await movesOf(guide.body.page_id)).toHaveLength(1);
+    expect(events).toContain('page-moved');
+    const search = await ctx.server.request('GET', `/api/v1/workspaces/${ws.id}/search?q=guide`, {
+      token: owner.token,
+    });
+    expect(search.body.results.map((r: any) => r.path)).toContain('midway/done/guide.md');
+  });
+
+  it('answers the error and keeps the record when finishing the move fails too', async () => {
+    const stuck = await req('POST', 'midway2/stuck', { title: 'Stuck', body: 'Stuck.' });
+    const upsert = vi
+      .spyOn(ctx.server.folio.services.searchIndex, 'upsert')
+      .mockRejectedValue(new Error('database or disk is full'));
+    try {
+      const moved = await req('PATCH', 'midway2/stuck.md', { new_path: 'midway2/later/stuck.md' });
+      expect(moved.status).toBe(500);
+      expect(moved.body.error).toBe('INTERNAL_ERROR');
+      expect(JSON.stringify(moved.body)).not.toContain('disk is full');
+      expect(journal()).toHaveLength(1);
+    } finally {
+      upsert.mockRestore();
+    }
+    // The next start finishes it, as after a crash.
+    await ctx.stop();
+    await ctx.restart();
+    expect(journal()).toEqual([]);
+    expect((await req('GET', 'midway2/later/stuck.md')).body.page_id).toBe(stuck.body.page_id);
   });
 
   it('drops the record of a move that crashed before it changed a file', async () => {
