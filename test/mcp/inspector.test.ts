@@ -3,19 +3,10 @@
  * users to run it: `npx @modelcontextprotocol/inspector --cli <folio mcp …> --method …`.
  * The Inspector is pinned to 0.15.0, its last release that runs on Node 20.
  */
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CliResult, runProcess } from '../helpers/cli.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { registerUser } from '../helpers/users.js';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
-
-interface InspectorRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 describe('the MCP Inspector CLI against `folio mcp`', () => {
   let server: TestServer;
@@ -23,19 +14,11 @@ describe('the MCP Inspector CLI against `folio mcp`', () => {
   let slug: string;
 
   /** `npx @modelcontextprotocol/inspector --cli` running `folio mcp` (from source) over stdio. */
-  function inspector(folioArgs: string[], method: string[]): Promise<InspectorRun> {
+  function inspector(folioArgs: string[], method: string[]): Promise<CliResult> {
     const folioMcp = [process.execPath, '--import', 'tsx', 'src/cli/run.ts', 'mcp', '--workspace', slug];
     const args = ['@modelcontextprotocol/inspector', '--cli', '-e', `DATA_DIR=${server.dataDir}`];
     args.push('-e', 'LOG_LEVEL=warn', ...folioMcp, ...folioArgs, ...method);
-    return new Promise((resolve, reject) => {
-      const child = spawn('npx', args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+    return runProcess('npx', args, { env: process.env, timeoutMs: 50_000 });
   }
   const listTools = async (folioArgs: string[]): Promise<string[]> => {
     const run = await inspector(folioArgs, ['--method', 'tools/list']);
