@@ -14,7 +14,7 @@ import { manualClock } from '../src/services/clock.js';
 import { openStore, type Store } from '../src/store/database.js';
 import { runGit } from '../src/git/git.js';
 import { runCli } from './helpers/cli.js';
-import { databaseTargets, TEST_DATABASE_URL } from './helpers/databases.js';
+import { describeEachDatabase, TEST_DATABASE_URL } from './helpers/databases.js';
 import { eventually } from './helpers/eventually.js';
 import { startServer, tempDir, type TestServer } from './helpers/server.js';
 import { registerUser } from './helpers/users.js';
@@ -112,7 +112,7 @@ describe('folio backup (CLI, SQLite, while the server runs)', () => {
   });
 });
 
-describe.each(databaseTargets())('backup service on $name', (target) => {
+describeEachDatabase('backup service on $name', (target) => {
   let store: Store;
   let dataDir: string;
   let cleanup: () => Promise<void>;
@@ -233,21 +233,23 @@ describe.each(databaseTargets())('backup service on $name', (target) => {
   });
 });
 
-// Only the PostgreSQL target applies; databaseTargets() announces when it is skipped.
-const postgresOnly = databaseTargets().filter((t) => t.name === 'postgres');
-describe.each(postgresOnly)('folio backup on $name without pg_dump', () => {
-  it('writes a note instead of a dump, and still copies the workspaces', async () => {
-    const dataDir = tempDir();
-    fs.mkdirSync(path.join(dataDir, 'workspaces', 'w1'), { recursive: true });
-    fs.writeFileSync(path.join(dataDir, 'workspaces', 'w1', 'a.md'), 'x');
-    const result = await runCli(['backup'], {
-      DATA_DIR: dataDir,
-      DATABASE_URL: TEST_DATABASE_URL!,
-      PATH: '/nonexistent',
+describeEachDatabase(
+  'folio backup on $name without pg_dump',
+  () => {
+    it('writes a note instead of a dump, and still copies the workspaces', async () => {
+      const dataDir = tempDir();
+      fs.mkdirSync(path.join(dataDir, 'workspaces', 'w1'), { recursive: true });
+      fs.writeFileSync(path.join(dataDir, 'workspaces', 'w1', 'a.md'), 'x');
+      const result = await runCli(['backup'], {
+        DATA_DIR: dataDir,
+        DATABASE_URL: TEST_DATABASE_URL!,
+        PATH: '/nonexistent',
+      });
+      expect(result.code).toBe(0);
+      const backup = result.stdout.trim();
+      expect(fs.readFileSync(path.join(backup, NO_DATABASE_NOTE), 'utf8')).toMatch(/pg_dump/);
+      expect(fs.readFileSync(path.join(backup, 'workspaces/w1/a.md'), 'utf8')).toBe('x');
     });
-    expect(result.code).toBe(0);
-    const backup = result.stdout.trim();
-    expect(fs.readFileSync(path.join(backup, NO_DATABASE_NOTE), 'utf8')).toMatch(/pg_dump/);
-    expect(fs.readFileSync(path.join(backup, 'workspaces/w1/a.md'), 'utf8')).toBe('x');
-  });
-});
+  },
+  { only: 'postgres' },
+);

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../helpers/databases.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachDatabase } from '../helpers/databases.js';
 import type { TestServer } from '../helpers/server.js';
 import { registerUser, type TestUser } from '../helpers/users.js';
 import { firstWorkspace, joinWithLink, startCollab, WsClient, wsCookie } from './collab-helpers.js';
 
-describe.each(databaseTargets())('members, settings and onboarding ($name)', (target) => {
+describeEachDatabase('members, settings and onboarding ($name)', (target) => {
   let ctx: Awaited<ReturnType<typeof startCollab>>;
   let server: TestServer;
   let owner: TestUser;

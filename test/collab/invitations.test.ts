@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/services/clock.js';
-import { databaseTargets } from '../helpers/databases.js';
+import { describeEachDatabase, databaseTargets } from '../helpers/databases.js';
 import type { TestServer } from '../helpers/server.js';
 import { mailText, startSmtp, type TestSmtp } from '../helpers/smtp.js';
 import { registerUser, type TestUser } from '../helpers/users.js';
 import { firstWorkspace, joinWithLink, startCollab } from './collab-helpers.js';
 
-describe.each(databaseTargets())('invitations with mail ($name)', (target) => {
+describeEachDatabase('invitations with mail ($name)', (target) => {
   const clock = manualClock(new Date());
   let smtp: TestSmtp;
   let ctx: Awaited<ReturnType<typeof startCollab>>;

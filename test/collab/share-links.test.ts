@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { manualClock } from '../../src/services/clock.js';
-import { databaseTargets } from '../helpers/databases.js';
+import { describeEachDatabase } from '../helpers/databases.js';
 import type { TestServer } from '../helpers/server.js';
 import { registerUser, type TestUser } from '../helpers/users.js';
 import { firstWorkspace, startCollab } from './collab-helpers.js';
 
-describe.each(databaseTargets())('share links ($name)', (target) => {
+describeEachDatabase('share links ($name)', (target) => {
   const clock = manualClock(new Date());
   let ctx: Awaited<ReturnType<typeof startCollab>>;
   let server: TestServer;

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../helpers/databases.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachDatabase } from '../helpers/databases.js';
 import type { TestServer } from '../helpers/server.js';
 import { registerUser, type TestUser } from '../helpers/users.js';
 import { addMember, type ContentServer, pageUrl, startOn, starterWorkspace } from './content-helpers.js';
@@ -13,7 +13,7 @@ interface Entry {
   created_at: string;
 }
 
-describe.each(databaseTargets())('activity feed ($name)', (target) => {
+describeEachDatabase('activity feed ($name)', (target) => {
   let ctx: ContentServer;
   let server: TestServer;
   let owner: TestUser;

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../helpers/databases.js';
+import { describeEachDatabase } from '../helpers/databases.js';
 import { registerUser, type TestUser } from '../helpers/users.js';
 import {
   addMember,
@@ -13,7 +13,7 @@ import {
 
 const BROKEN = '---\ntitle: [unclosed\ntags: x\n---\n\nThe zanzibarquokka body.\n';
 
-describe.each(databaseTargets())('invalid frontmatter ($name)', (target) => {
+describeEachDatabase('invalid frontmatter ($name)', (target) => {
   describe.each(['lenient', 'strict'] as const)('in %s mode', (mode) => {
     let ctx: ContentServer;
     let owner: TestUser;

@@ -1,15 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ulid } from 'ulid';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { runGit } from '../../src/git/git.js';
 import { runCli } from '../helpers/cli.js';
-import { databaseTargets } from '../helpers/databases.js';
+import { describeEachDatabase } from '../helpers/databases.js';
 import type { TestServer } from '../helpers/server.js';
 import { registerUser, type TestUser } from '../helpers/users.js';
 import { type ContentServer, fileIn, pageUrl, startOn, starterWorkspace } from './content-helpers.js';
 
-describe.each(databaseTargets())('moving pages ($name)', (target) => {
+describeEachDatabase('moving pages ($name)', (target) => {
   let ctx: ContentServer;
   let server: TestServer;
   let owner: TestUser;
@@ -143,7 +143,7 @@ describe.each(databaseTargets())('moving pages ($name)', (target) => {
 
 // Each crash is staged with the server stopped, as movePage would have left the files, and the
 // next start (or `folio rebuild`) must finish the move as if it had never been interrupted.
-describe.each(databaseTargets())('finishing a move a crash interrupted ($name)', (target) => {
+describeEachDatabase('finishing a move a crash interrupted ($name)', (target) => {
   let ctx: ContentServer;
   let owner: TestUser;
   let ws: { id: string; slug: string };

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FolioEvent } from '../../src/events/types.js';
-import { databaseTargets } from '../helpers/databases.js';
+import { describeEachDatabase } from '../helpers/databases.js';
 import type { TestServer } from '../helpers/server.js';
 import { registerUser, type TestUser } from '../helpers/users.js';
 import {
@@ -16,7 +16,7 @@ import {
 const HASH = /^sha256:[0-9a-f]{64}$/;
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
-describe.each(databaseTargets())('pages over HTTP ($name)', (target) => {
+describeEachDatabase('pages over HTTP ($name)', (target) => {
   let ctx: ContentServer;
   let server: TestServer;
   let owner: TestUser;

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { type DatabaseTarget, databaseTargets } from '../helpers/databases.js';
+import { describeEachDatabase, type DatabaseTarget } from '../helpers/databases.js';
 import { registerUser } from '../helpers/users.js';
 import {
   type ContentServer,
@@ -35,7 +35,7 @@ async function wipeDatabase(ctx: ContentServer): Promise<void> {
 type Node = { path: string; page_id: string | null; title: string; sort_order: number; children: Node[] };
 const flatten = (nodes: Node[]): Node[] => nodes.flatMap((n) => [n, ...flatten(n.children)]);
 
-describe.each(databaseTargets())('files are the truth ($name)', (target: DatabaseTarget) => {
+describeEachDatabase('files are the truth ($name)', (target: DatabaseTarget) => {
   let ctx: ContentServer;
   afterEach(() => ctx?.cleanup());
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { databaseTargets } from '../helpers/databases.js';
+import { describeEachDatabase } from '../helpers/databases.js';
 import { registerUser, type TestUser } from '../helpers/users.js';
 import { type ContentServer, fileIn, pageUrl, startOn, starterWorkspace } from './content-helpers.js';
 
@@ -19,7 +19,7 @@ interface Node {
 const shape = (nodes: Node[]): unknown[] =>
   nodes.map((n) => (n.type === 'folder' ? { [n.name]: shape(n.children) } : n.name));
 
-describe.each(databaseTargets())('tree and reorder ($name)', (target) => {
+describeEachDatabase('tree and reorder ($name)', (target) => {
   let ctx: ContentServer;
   let owner: TestUser;
   let ws: { id: string; slug: string };

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../helpers/databases.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachDatabase } from '../helpers/databases.js';
 import type { TestServer } from '../helpers/server.js';
 import { registerUser, type TestUser } from '../helpers/users.js';
 import {
@@ -14,7 +14,7 @@ import {
 
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
-describe.each(databaseTargets())('workspaces ($name)', (target) => {
+describeEachDatabase('workspaces ($name)', (target) => {
   let ctx: ContentServer;
   let server: TestServer;
   let owner: TestUser;

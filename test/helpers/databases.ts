@@ -1,4 +1,5 @@
 import { ulid } from 'ulid';
+import { describe } from 'vitest';
 import pg from 'pg';
 
 /** PostgreSQL for the suites that run on both databases, when CI (or a developer) provides one. */
@@ -54,4 +55,37 @@ export function databaseTargets(): DatabaseTarget[] {
     });
   }
   return targets;
+}
+
+/** Every database a suite can run on, whether or not this run provides it. */
+function allDatabaseTargets(): Array<DatabaseTarget & { available: boolean }> {
+  const [sqlite] = databaseTargets();
+  const postgres = databaseTargets().find((t) => t.name === 'postgres');
+  return [
+    { ...sqlite!, available: true },
+    postgres
+      ? { ...postgres, available: true }
+      : {
+          name: 'postgres',
+          available: false,
+          prepare: () => Promise.reject(new Error('TEST_DATABASE_URL is not set')),
+        },
+  ];
+}
+
+/**
+ * Declares the suite once per database (`$name` in the title becomes `sqlite` or `postgres`).
+ * A database this run does not provide still declares its suite, skipped, so the runner's
+ * summary counts the tests that did not run instead of hiding them.
+ */
+export function describeEachDatabase(
+  title: string,
+  body: (target: DatabaseTarget) => void,
+  options: { only?: DatabaseTarget['name'] } = {},
+): void {
+  for (const target of allDatabaseTargets()) {
+    if (options.only && target.name !== options.only) continue;
+    const declare = target.available ? describe : describe.skip;
+    declare(title.replace('$name', target.name), () => body(target));
+  }
 }

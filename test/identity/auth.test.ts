@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/services/clock.js';
-import { databaseTargets } from '../helpers/databases.js';
+import { describeEachDatabase } from '../helpers/databases.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { registerUser } from '../helpers/users.js';
 
@@ -111,7 +111,7 @@ describe('registration', () => {
   });
 });
 
-describe.each(databaseTargets())('login, tokens and sessions on $name', (target) => {
+describeEachDatabase('login, tokens and sessions on $name', (target) => {
   const clock = manualClock(new Date());
   let server: TestServer;
   let cleanup: () => Promise<void>;

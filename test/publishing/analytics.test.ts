@@ -3,13 +3,13 @@
  * DNT or GPC; no IP address is stored; reports are for admins; Cloud Free has none.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../helpers/databases.js';
+import { describeEachDatabase } from '../helpers/databases.js';
 import type { TestServer } from '../helpers/server.js';
 import { registerUser, type TestUser } from '../helpers/users.js';
 import { createPage, createWorkspace, grantRole, type TestWorkspace } from '../helpers/workspace-access.js';
 import { get, setSettings, startPublishing } from './publishing-helpers.js';
 
-describe.each(databaseTargets())('analytics ($name)', (target) => {
+describeEachDatabase('analytics ($name)', (target) => {
   let server: TestServer;
   let owner: TestUser;
   let viewer: TestUser;

@@ -5,13 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { themeCssHash } from '../../src/render/themes.js';
-import { databaseTargets } from '../helpers/databases.js';
+import { describeEachDatabase } from '../helpers/databases.js';
 import type { TestServer } from '../helpers/server.js';
 import { registerUser, type TestUser } from '../helpers/users.js';
 import { createPage, createWorkspace, grantRole, type TestWorkspace } from '../helpers/workspace-access.js';
 import { cspNonce, editPage, get, PNG, setSettings, startPublishing, upload } from './publishing-helpers.js';
 
-describe.each(databaseTargets())('published site ($name)', (target) => {
+describeEachDatabase('published site ($name)', (target) => {
   let server: TestServer;
   let owner: TestUser;
   let viewer: TestUser;

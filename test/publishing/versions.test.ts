@@ -6,13 +6,13 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../helpers/databases.js';
+import { describeEachDatabase } from '../helpers/databases.js';
 import type { TestServer } from '../helpers/server.js';
 import { registerUser, type TestUser } from '../helpers/users.js';
 import { createPage, createWorkspace, grantRole, type TestWorkspace } from '../helpers/workspace-access.js';
 import { editPage, get, PNG, setSettings, startPublishing, upload } from './publishing-helpers.js';
 
-describe.each(databaseTargets())('versions ($name)', (target) => {
+describeEachDatabase('versions ($name)', (target) => {
   let server: TestServer;
   let owner: TestUser;
   let viewer: TestUser;

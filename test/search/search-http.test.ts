@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../helpers/databases.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachDatabase } from '../helpers/databases.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { registerUser, type TestUser } from '../helpers/users.js';
 import { createPage, createWorkspace, grantRole, type TestWorkspace } from '../helpers/workspace-access.js';
@@ -8,7 +8,7 @@ import { createPage, createWorkspace, grantRole, type TestWorkspace } from '../h
  * `GET /api/v1/workspaces/:id/search` end to end: pages written through the content API
  * are found through the search API, on each database.
  */
-describe.each(databaseTargets())('search over HTTP on $name', (target) => {
+describeEachDatabase('search over HTTP on $name', (target) => {
   let server: TestServer;
   let cleanup: () => Promise<void>;
   let owner: TestUser;

@@ -1,16 +1,16 @@
 import path from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createSearchIndex, type SearchDocument, type SearchIndex } from '../../src/search/index.js';
 import { openStore, type Store } from '../../src/store/database.js';
-import { databaseTargets } from '../helpers/databases.js';
+import { describeEachDatabase } from '../helpers/databases.js';
 import { tempDir } from '../helpers/server.js';
 
 /**
  * The index as a repository, against a real store on each database: the HTTP suite
  * (search-http.test.ts) covers the route and permissions once pages can be created.
  */
-describe.each(databaseTargets())('search index on $name', (target) => {
+describeEachDatabase('search index on $name', (target) => {
   let store: Store;
   let index: SearchIndex;
   let cleanup: () => Promise<void>;

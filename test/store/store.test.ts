@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/store/database.js';
-import { databaseTargets } from '../helpers/databases.js';
+import { describeEachDatabase } from '../helpers/databases.js';
 import { tempDir } from '../helpers/server.js';
 
 const now = () => new Date().toISOString();
 
-describe.each(databaseTargets())('store on $name', (target) => {
+describeEachDatabase('store on $name', (target) => {
   let store: Store;
   let cleanup: () => Promise<void>;
 

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { runGit } from '../../src/git/git.js';
 import { createPgAdvisoryLock, type PgAdvisoryLock } from '../../src/git/pg-lock.js';
 import { createLogger } from '../../src/logger.js';
-import { type DatabaseTarget, databaseTargets } from '../helpers/databases.js';
+import { describeEachDatabase, type DatabaseTarget } from '../helpers/databases.js';
 import { cloneRepo, createBareRepo, fileUrl } from '../helpers/git-fixtures.js';
 import { startGitHttpServer, type GitHttpServer } from '../helpers/git-http-server.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -25,7 +25,7 @@ const PNG = Buffer.from(
   'base64',
 );
 
-describe.each(databaseTargets())('web edits become commits ($name)', (target: DatabaseTarget) => {
+describeEachDatabase('web edits become commits ($name)', (target: DatabaseTarget) => {
   let env: SyncEnv;
   let http: GitHttpServer | undefined;
   afterEach(async () => {
@@ -156,7 +156,7 @@ describe.each(databaseTargets())('web edits become commits ($name)', (target: Da
 });
 
 // Several instances share one PostgreSQL database and one DATA_DIR: the workspace lock must hold across them.
-describe.each(databaseTargets().filter((t) => t.name === 'postgres'))(
+describeEachDatabase(
   'the workspace lock across instances ($name)',
   (target) => {
     let env: SyncEnv;
@@ -224,4 +224,5 @@ describe.each(databaseTargets().filter((t) => t.name === 'postgres'))(
       expect(logs.filter((l) => /failed/.test(l))).toEqual([]);
     });
   },
+  { only: 'postgres' },
 );

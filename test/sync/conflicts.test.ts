@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { hashOf } from '../../src/domain/frontmatter.js';
 import { runGit } from '../../src/git/git.js';
-import { type DatabaseTarget, databaseTargets } from '../helpers/databases.js';
+import { describeEachDatabase, type DatabaseTarget } from '../helpers/databases.js';
 import { bob, cloneRepo, commitFile, createBareRepo, fileUrl, pushClone } from '../helpers/git-fixtures.js';
 import { registerUser, type TestUser } from '../helpers/users.js';
 import {
@@ -19,7 +19,7 @@ import {
 
 const STAMP = /^\d{8}T\d{6}Z$/;
 
-describe.each(databaseTargets())('sync conflicts ($name)', (target: DatabaseTarget) => {
+describeEachDatabase('sync conflicts ($name)', (target: DatabaseTarget) => {
   let env: SyncEnv;
   afterEach(() => env?.cleanup());
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type DatabaseTarget, databaseTargets } from '../helpers/databases.js';
+import { afterEach, expect, it } from 'vitest';
+import { describeEachDatabase, type DatabaseTarget } from '../helpers/databases.js';
 import {
   bob,
   cloneRepo,
@@ -29,7 +29,7 @@ import {
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- tests inspect arbitrary JSON */
 
-describe.each(databaseTargets())('pulling from the remote ($name)', (target: DatabaseTarget) => {
+describeEachDatabase('pulling from the remote ($name)', (target: DatabaseTarget) => {
   let env: SyncEnv;
   let http: GitHttpServer | undefined;
   afterEach(async () => {

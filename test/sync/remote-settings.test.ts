@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
-import { databaseTargets } from '../helpers/databases.js';
+import { describeEachDatabase, databaseTargets } from '../helpers/databases.js';
 import { bob, cloneRepo, commitFile, createBareRepo, fileUrl, pushClone } from '../helpers/git-fixtures.js';
 import { startGitHttpServer, type GitHttpServer } from '../helpers/git-http-server.js';
 import { registerUser } from '../helpers/users.js';
@@ -22,7 +22,7 @@ import {
 const PASSWORD = 'glpat-9f8e7d6c5b4a3210-secret';
 const WRONG = 'wrong-password-7c1d2e3f4a';
 
-describe.each(databaseTargets())('remote settings ($name)', (target) => {
+describeEachDatabase('remote settings ($name)', (target) => {
   let env: SyncEnv;
   let http: GitHttpServer | undefined;
   afterEach(async () => {
