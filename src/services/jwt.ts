@@ -48,13 +48,15 @@ export function createJwtSigner(keyPath: string, clock: Clock) {
       return { token, expiresAt: new Date((iat + ACCESS_TOKEN_SECONDS) * 1000) };
     },
 
-    /** Verifies signature and expiry; throws 401 for anything else. */
+    /** Verifies signature and expiry (which must be present); throws 401 for anything else. */
     async verify(token: string): Promise<AccessClaims> {
       const { publicKey } = await keys;
       try {
         const { payload } = await jwtVerify(token, publicKey, {
           algorithms: ['RS256'],
           currentDate: clock.now(),
+          // A token without an expiry would live forever, even though the key signed it.
+          requiredClaims: ['exp'],
         });
         if (
           typeof payload.sub !== 'string' ||

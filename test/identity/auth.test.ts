@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { importPKCS8, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/services/clock.js';
 import { databaseTargets } from '../helpers/databases.js';
@@ -265,6 +268,26 @@ describe.each(databaseTargets())('login, tokens and sessions on $name', (target)
     const forged = [header, payload, signature].join('.');
     expect((await server.request('GET', '/api/auth/me', { token: forged })).status).toBe(401);
     expect((await server.request('GET', '/api/auth/me')).status).toBe(401);
+  });
+
+  it('refuses a token without an expiry, even one signed with the server key', async () => {
+    const user = await registerUser(server);
+    const claims = decodeJwt(user.token).payload;
+    const pem = fs.readFileSync(path.join(server.dataDir, 'jwt-private.pem'), 'utf8');
+    const sign = (withExpiry: boolean) => {
+      const jwt = new SignJWT({ org: claims.org, sid: claims.sid, epoch: claims.epoch })
+        .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
+        .setSubject(claims.sub)
+        .setIssuedAt(claims.iat);
+      return importPKCS8(pem, 'RS256').then((key) =>
+        (withExpiry ? jwt.setExpirationTime(claims.exp) : jwt).sign(key),
+      );
+    };
+    // The same claims with an expiry pass, so only the missing `exp` is refused.
+    expect((await server.request('GET', '/api/auth/me', { token: await sign(true) })).status).toBe(200);
+    const endless = await server.request('GET', '/api/auth/me', { token: await sign(false) });
+    expect(endless.status).toBe(401);
+    expect(endless.body.error).toBe('UNAUTHORIZED');
   });
 
   it('expires access tokens after 15 minutes', async () => {
