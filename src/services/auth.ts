@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Actor } from '../domain/actor.js';
 import { requireScope } from '../domain/policy.js';
-import { AppError, conflict, invalid, unauthorized } from '../errors.js';
+import { AppError, conflict, unauthorized } from '../errors.js';
 import type { Store } from '../store/database.js';
 import type { Database } from '../store/schema.js';
 import { createAccount, normalizeEmail } from './accounts.js';
@@ -167,7 +167,8 @@ export function createAuthService(deps: AuthDeps) {
 
     /** Rotates a refresh token into a new pair (SPEC.md part 3). */
     async refresh(refreshToken: string | undefined, client: ClientInfo): Promise<TokenPair> {
-      if (!refreshToken) throw invalid('refresh_token', 'refresh_token is required');
+      // CONTRACT.md part 3: a failed refresh is 401, a missing token included.
+      if (!refreshToken) throw unauthorized('A refresh token is required');
       const rotated = await sessions.rotate(refreshToken, client);
       return issue(rotated.userId, await homeOrg(rotated.userId), rotated.sessionId, rotated.refreshToken);
     },

@@ -290,6 +290,14 @@ describe.each(databaseTargets())('login, tokens and sessions on $name', (target)
     expect(endless.body.error).toBe('UNAUTHORIZED');
   });
 
+  it('answers 401 to a refresh that carries no token', async () => {
+    for (const body of [{}, { refresh_token: 42 }]) {
+      const res = await server.request('POST', '/api/auth/refresh', { body });
+      expect(res.status).toBe(401);
+      expect(res.body.error).toBe('UNAUTHORIZED');
+    }
+  });
+
   it('expires access tokens after 15 minutes', async () => {
     const user = await registerUser(server);
     clock.advance(15 * 60 * 1000 + 1000);
