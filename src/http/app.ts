@@ -109,6 +109,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     const surface = request.routeOptions.config?.surface ?? 'api';
     if (surface !== 'api') request.cspNonce = newNonce();
     reply.header('Content-Security-Policy', contentSecurityPolicy(surface, request.cspNonce || undefined));
+    if (request.routeOptions.config?.auth === 'none') return;
     request.actor = await deps.authenticate(credentialsOf(request)).catch((error: unknown) => {
       // A published-site reader with a stale session cookie is just anonymous, not a JSON 401.
       if (surface === 'site' && error instanceof AppError && error.code === 'UNAUTHORIZED') return null;

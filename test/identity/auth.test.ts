@@ -305,6 +305,40 @@ describe.each(databaseTargets())('login, tokens and sessions on $name', (target)
   });
 });
 
+describe('public routes with stale credentials', () => {
+  let server: TestServer;
+  beforeAll(async () => (server = await startServer()));
+  afterAll(() => server.close());
+
+  it('ignore a stale token, a garbage bearer, an unknown API key and a stale cookie', async () => {
+    const user = await registerUser(server);
+    expect((await server.request('POST', '/api/auth/logout', { token: user.token })).status).toBe(204);
+    const stale: Record<string, string>[] = [
+      { authorization: `Bearer ${user.token}` },
+      { authorization: 'Bearer not-a-token' },
+      { authorization: 'Bearer svc_live_unknown' },
+      { cookie: `folio_access=${user.token}` },
+    ];
+    for (const headers of stale) {
+      expect((await server.request('GET', '/api/health', { headers })).status).toBe(200);
+      expect((await server.request('GET', '/api/ready', { headers })).status).toBe(200);
+      expect((await server.request('GET', '/api/ai/status', { headers })).status).toBe(200);
+      const login = await server.request('POST', '/api/auth/login', {
+        headers,
+        body: { email: user.email, password: user.password },
+      });
+      expect(login.status).toBe(200);
+      // A route that needs the caller still refuses the same credentials.
+      expect((await server.request('GET', '/api/auth/me', { headers })).status).toBe(401);
+    }
+    const register = await server.request('POST', '/api/auth/register', {
+      headers: { authorization: `Bearer ${user.token}` },
+      body: { name: 'Late', email: 'late@example.com', password: 'long enough', terms_accepted: true },
+    });
+    expect(register.status).toBe(201);
+  });
+});
+
 describe('auth rate limit', () => {
   it('counts every /api/auth request of one IP: 20 per minute', async () => {
     const server = await startServer();

@@ -12,6 +12,8 @@ type ById = { Params: { id: string } };
 /** A reader's choice is remembered for a year. */
 const CONSENT_MAX_AGE = 365 * 24 * 3600;
 const FORM = 'application/x-www-form-urlencoded';
+/** Readers give consent signed in or not; a stale session cookie must not stand in their way. */
+const CONSENT = { rateLimit: 'publishedDocs', auth: 'none' } as const;
 
 /** A cross-site page must not be able to give consent on the reader's behalf. */
 function sameSite(request: FastifyRequest): boolean {
@@ -43,7 +45,7 @@ export function analyticsRoutes(services: Services) {
       done(null, Object.fromEntries(new URLSearchParams(String(body))));
     });
 
-    app.post('/api/analytics/consent', { config: { rateLimit: 'publishedDocs' } }, async (request, reply) => {
+    app.post('/api/analytics/consent', { config: CONSENT }, async (request, reply) => {
       if (!sameSite(request)) throw forbidden('Consent can only be given on this site');
       const { consent } = parseInput(consentInput, request.body);
       setCookie(reply, CONSENT_COOKIE, consent ? 'granted' : 'denied', CONSENT_MAX_AGE);
