@@ -74,7 +74,7 @@ export async function createServices(deps: ServiceDeps) {
     config.apiKeyPepper ??
     (await loadOrCreateSecretFile(path.join(config.dataDir, 'api-key-pepper'), () => randomToken(32)));
   const apiKeys = createApiKeys(store, clock, pepper);
-  const sessions = createSessions(store, clock);
+  const sessions = createSessions(store, clock, jwt.keyId);
   const outbox = createOutbox(store, clock, Boolean(config.smtpUrl));
 
   const { dataDir, frontmatterMode } = config;

@@ -111,20 +111,35 @@ describe('the JWT signing key', () => {
     expect((await first.request('GET', '/api/auth/me', { token: user.token })).status).toBe(200);
     const keyFile = path.join(dataDir, 'jwt-private.pem');
     expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
+    const signIn = async (server: TestServer) =>
+      (
+        await server.request('POST', '/api/auth/login', {
+          body: { email: user.email, password: user.password },
+        })
+      ).body as { access_token: string; refresh_token: string };
+    const refresh = (server: TestServer, token: string) =>
+      server.request('POST', '/api/auth/refresh', { body: { refresh_token: token } });
+    const kept = (await signIn(first)).refresh_token;
+    const doomed = (await signIn(first)).refresh_token;
     await first.close();
 
     const same = await startServer({ dataDir });
     expect((await same.request('GET', '/api/auth/me', { token: user.token })).status).toBe(200);
+    expect((await refresh(same, kept)).status).toBe(200);
     await same.close();
 
     fs.rmSync(keyFile);
     const rotated = await startServer({ dataDir });
     try {
       expect((await rotated.request('GET', '/api/auth/me', { token: user.token })).status).toBe(401);
-      const login = await rotated.request('POST', '/api/auth/login', {
-        body: { email: user.email, password: user.password },
-      });
-      expect(login.status).toBe(200);
+      // A refresh token of the old key mints nothing, and its session is no longer listed.
+      const stale = await refresh(rotated, doomed);
+      expect(stale.status).toBe(401);
+      expect(stale.body.error).toBe('UNAUTHORIZED');
+      const login = await signIn(rotated);
+      expect(login.access_token).toBeTruthy();
+      const sessions = await rotated.request('GET', '/api/auth/sessions', { token: login.access_token });
+      expect(sessions.body.data).toHaveLength(1);
     } finally {
       await rotated.close();
     }
