@@ -83,7 +83,7 @@ export function authRoutes(services: Services) {
       { config: { rateLimit: ['auth', 'passwordReset'], auth: 'none' } },
       async (request) => {
         await passwordReset.reset(parseInput(resetPasswordInput, request.body));
-        return { message: 'Password changed. Every session was signed out.' };
+        return { message: 'Password changed. Every session was signed out and every API key revoked.' };
       },
     );
   };
