@@ -6,6 +6,7 @@ import { rateKey } from '../rate-limit-hook.js';
 import { clientInfo, requireActor } from '../auth-context.js';
 import { clearSessionCookies, COOKIES, setSessionCookies } from '../cookies.js';
 import { parseInput } from '../../domain/validate.js';
+import { crossOriginRefused, fromOwnOrigin } from '../same-origin.js';
 
 const AUTH = { rateLimit: 'auth' } as const;
 /** Routes that sign a caller in (or help them back in): any credentials they are sent are stale at best. */
@@ -14,6 +15,7 @@ const SIGN_IN = { rateLimit: 'auth', auth: 'none' } as const;
 /** SPEC.md 4.1's password, token and session routes. Every one counts against the auth bucket. */
 export function authRoutes(services: Services) {
   const { auth, passwordReset } = services;
+  const publicOrigin = new URL(services.deps.config.publicUrl).origin;
   return (app: FastifyInstance) => {
     app.post(
       '/api/auth/register',
@@ -42,8 +44,12 @@ export function authRoutes(services: Services) {
 
     app.post('/api/auth/refresh', { config: SIGN_IN }, async (request, reply) => {
       const body = (request.body ?? {}) as { refresh_token?: unknown };
-      const token =
-        typeof body.refresh_token === 'string' ? body.refresh_token : request.cookies[COOKIES.refresh];
+      let token = typeof body.refresh_token === 'string' ? body.refresh_token : undefined;
+      if (token === undefined) {
+        // The cookie is sent by the browser on its own; only Folio's pages may spend it.
+        if (!fromOwnOrigin(request, publicOrigin)) throw crossOriginRefused();
+        token = request.cookies[COOKIES.refresh];
+      }
       const tokens = await auth.refresh(token, clientInfo(request));
       setSessionCookies(reply, tokens);
       return {
