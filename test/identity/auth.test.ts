@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/services/clock.js';
 import { databaseTargets } from '../helpers/databases.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { registerUser } from '../helpers/users.js';
+import { firstWorkspace, registerUser } from '../helpers/users.js';
 
 function decodeJwt(token: string) {
   const [header, payload] = token
@@ -111,6 +111,73 @@ describe('registration', () => {
       if (res.status === 429) expect(res.headers.get('retry-after')).toBeTruthy();
     }
     expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
+  });
+});
+
+describe('registration modes', () => {
+  let ip = 0;
+  const register = (server: TestServer, email: string, extra: Record<string, string> = {}) =>
+    server.request('POST', '/api/auth/register', {
+      body: { name: 'N', email, password: 'long enough', terms_accepted: true, ...extra },
+      headers: { 'x-forwarded-for': `10.201.0.${++ip}` },
+    });
+
+  it('closed: the first account can still be created, then nobody', async () => {
+    const server = await startServer({ env: { REGISTRATION: 'closed' } });
+    try {
+      expect((await register(server, 'founder@example.com')).status).toBe(201);
+      const refused = await register(server, 'late@example.com');
+      expect(refused.status).toBe(403);
+      expect(refused.body.error).toBe('FORBIDDEN');
+      expect(refused.body.message).toMatch(/closed/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('invite-only: admits an invitation for the same email or a share link, and joins its workspace', async () => {
+    const server = await startServer({ env: { REGISTRATION: 'invite-only' } });
+    try {
+      const owner = await registerUser(server);
+      const ws = await firstWorkspace(server, owner);
+      const uninvited = await register(server, 'uninvited@example.com');
+      expect(uninvited.status).toBe(403);
+      expect(uninvited.body.message).toMatch(/invitation or a share link/);
+
+      const invitation = await server.request('POST', `/api/v1/workspaces/${ws.id}/invitations`, {
+        token: owner.token,
+        body: { email: 'writer@example.com', role: 'editor' },
+      });
+      const invitationToken = invitation.body.token as string;
+      expect(
+        (await register(server, 'other@example.com', { invitation_token: invitationToken })).status,
+      ).toBe(403);
+      const writer = await register(server, 'writer@example.com', { invitation_token: invitationToken });
+      expect(writer.status).toBe(201);
+      const theirs = await server.request('GET', '/api/v1/workspaces', { token: writer.body.access_token });
+      expect(theirs.body.data.find((w: { id: string }) => w.id === ws.id)?.role).toBe('editor');
+      const reused = await register(server, 'writer2@example.com', { invitation_token: invitationToken });
+      expect(reused.status).toBe(403); // sent to another address
+      const spent = await register(server, 'WRITER@example.com', { invitation_token: invitationToken });
+      expect(spent.status).toBe(400); // used once already
+      expect(spent.body.details.field).toBe('invitation_token');
+
+      const link = await server.request('POST', `/api/v1/workspaces/${ws.id}/share-links`, {
+        token: owner.token,
+        body: { role: 'viewer', max_uses: 1 },
+      });
+      const reader = await register(server, 'reader@example.com', { share_token: link.body.token });
+      expect(reader.status).toBe(201);
+      const readable = await server.request('GET', '/api/v1/workspaces', { token: reader.body.access_token });
+      expect(readable.body.data.find((w: { id: string }) => w.id === ws.id)?.role).toBe('viewer');
+      for (const share_token of [link.body.token as string, 'no-such-link']) {
+        const res = await register(server, `again-${share_token.length}@example.com`, { share_token });
+        expect(res.status).toBe(400);
+        expect(res.body.details.field).toBe('share_token');
+      }
+    } finally {
+      await server.close();
+    }
   });
 });
 
