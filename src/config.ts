@@ -57,6 +57,7 @@ const envSchema = z.object({
     message: 'must be a redis:// URL',
   }),
   TRUST_PROXY: bool(false),
+  REGISTRATION: z.enum(['open', 'invite-only', 'closed']).default('open'),
   JWT_KEY_PATH: optionalString,
   API_KEY_PEPPER: optionalString,
   SVC_API_KEY_PEPPER: optionalString,
@@ -106,6 +107,8 @@ export interface Config {
   readonly databaseUrl: string | undefined;
   readonly redisUrl: string | undefined;
   readonly trustProxy: boolean;
+  /** Who may register once the first account exists: anyone, invitees only, or nobody. */
+  readonly registration: 'open' | 'invite-only' | 'closed';
   readonly jwtKeyPath: string;
   readonly apiKeyPepper: string | undefined;
   readonly argon2: { readonly memoryCost: number; readonly timeCost: number; readonly parallelism: number };
@@ -168,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     trustProxy: e.TRUST_PROXY,
+    registration: e.REGISTRATION,
     jwtKeyPath: path.resolve(e.JWT_KEY_PATH ?? path.join(dataDir, 'jwt-private.pem')),
     apiKeyPepper: e.API_KEY_PEPPER ?? e.SVC_API_KEY_PEPPER,
     argon2: { memoryCost: e.ARGON2_MEMORY, timeCost: e.ARGON2_TIME, parallelism: e.ARGON2_THREADS },

@@ -67,6 +67,7 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
   const app = await buildHttpApp({
     logger,
     trustProxy: config.trustProxy,
+    publicOrigin: new URL(config.publicUrl).origin,
     limiter: core.limiter,
     buckets: core.buckets,
     authenticate: services.authenticate,

@@ -36,6 +36,7 @@ export const mcpServerCommand: Command = {
       const app = await buildHttpApp({
         logger: core.logger,
         trustProxy: config.trustProxy,
+        publicOrigin: new URL(config.publicUrl).origin,
         limiter: core.limiter,
         buckets: core.buckets,
         authenticate: core.services.authenticate,

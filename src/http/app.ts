@@ -18,6 +18,7 @@ import { credentialsOf } from './auth-context.js';
 import { installErrorHandling } from './error-handler.js';
 import './fastify-types.js';
 import { installRateLimits } from './rate-limit-hook.js';
+import { crossOriginRefused, fromOwnOrigin, isUnsafeMethod } from './same-origin.js';
 import { contentSecurityPolicy, newNonce } from './security.js';
 
 /** One registered route, as the `onRoute` hook saw it. */
@@ -59,6 +60,8 @@ export interface HttpDeps {
   trustProxy: boolean;
   limiter: RateLimiter;
   buckets: BucketTable;
+  /** PUBLIC_URL's origin: where Folio's own pages are served from (besides the request's own Host). */
+  publicOrigin: string;
   /** Resolves the caller from a bearer token, API key or cookie; null when anonymous. */
   authenticate: (credentials: Credentials) => Promise<Actor | null>;
   /** Route plugins, registered in order after the shared hooks. */
@@ -109,11 +112,21 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     const surface = request.routeOptions.config?.surface ?? 'api';
     if (surface !== 'api') request.cspNonce = newNonce();
     reply.header('Content-Security-Policy', contentSecurityPolicy(surface, request.cspNonce || undefined));
+    if (request.routeOptions.config?.auth === 'none') return;
     request.actor = await deps.authenticate(credentialsOf(request)).catch((error: unknown) => {
       // A published-site reader with a stale session cookie is just anonymous, not a JSON 401.
       if (surface === 'site' && error instanceof AppError && error.code === 'UNAUTHORIZED') return null;
       throw error;
     });
+    // Defence in depth behind SameSite=Strict: a browser sends cookies by itself, so a
+    // change made with them must come from Folio's own pages. Bearer tokens are sent on purpose.
+    if (
+      request.actor?.via === 'cookie' &&
+      isUnsafeMethod(request.method) &&
+      !fromOwnOrigin(request, deps.publicOrigin)
+    ) {
+      throw crossOriginRefused();
+    }
   });
   installRateLimits(app, deps.limiter, deps.buckets);
 

@@ -14,6 +14,11 @@ declare module 'fastify' {
     rateLimit?: BucketName | readonly BucketName[];
     /** Which Content-Security-Policy the response gets; `api` by default. */
     surface?: Surface;
+    /**
+     * `none`: the route needs no caller, so credentials sent to it are not read
+     * and a stale token or cookie cannot make it fail (health, sign-in, webhooks).
+     */
+    auth?: 'none';
   }
 }
 

@@ -3,7 +3,7 @@ import { ulid } from 'ulid';
 import { z } from 'zod';
 import { API_KEY_SCOPES, type Actor, type ApiKeyScope } from '../domain/actor.js';
 import { requireScope } from '../domain/policy.js';
-import { AppError, notFound } from '../errors.js';
+import { AppError, forbidden, invalid, notFound } from '../errors.js';
 import type { Store } from '../store/database.js';
 import type { Clock } from './clock.js';
 import { randomToken } from './secrets.js';
@@ -16,11 +16,15 @@ export const createApiKeyInput = z.object({
   name: z.string().trim().min(1, 'Name is required').max(100),
   scopes: z.array(z.enum(API_KEY_SCOPES)).min(1).max(5).optional(),
   expires_at: z.number().int().positive().nullable().optional(),
+  /** Handle of the organization whose workspaces the key acts in; the caller's own by default. */
+  org: z.string().trim().min(1).max(100).optional(),
 });
 
 export interface ApiKeyRecord {
   id: string;
   name: string;
+  /** Handle of the organization whose workspaces the key acts in. */
+  org: string;
   prefix: string;
   scopes: ApiKeyScope[];
   expires_at: number | null;
@@ -45,6 +49,7 @@ export function createApiKeys(store: Store, clock: Clock, pepper: string) {
   const present = (row: {
     id: string;
     name: string;
+    org_handle: string;
     prefix: string;
     scopes: string;
     expires_at: number | string | null;
@@ -53,6 +58,7 @@ export function createApiKeys(store: Store, clock: Clock, pepper: string) {
   }): ApiKeyRecord => ({
     id: row.id,
     name: row.name,
+    org: row.org_handle,
     prefix: row.prefix,
     scopes: JSON.parse(row.scopes) as ApiKeyScope[],
     expires_at: row.expires_at === null ? null : Number(row.expires_at),
@@ -60,15 +66,56 @@ export function createApiKeys(store: Store, clock: Clock, pepper: string) {
     created_at: row.created_at,
   });
 
-  async function own(actor: Actor, id: string) {
-    const row = await db
+  const withOrg = () =>
+    db
       .selectFrom('api_keys')
-      .selectAll()
-      .where('id', '=', id)
-      .where('user_id', '=', actor.userId)
+      .innerJoin('orgs', 'orgs.id', 'api_keys.org_id')
+      .selectAll('api_keys')
+      .select('orgs.handle as org_handle');
+
+  async function own(actor: Actor, id: string) {
+    const row = await withOrg()
+      .where('api_keys.id', '=', id)
+      .where('api_keys.user_id', '=', actor.userId)
       .executeTakeFirst();
     if (!row) throw notFound('API key');
     return row;
+  }
+
+  /**
+   * The organization a new key acts in: the caller's own unless `handle` names
+   * another where the user is a member (of the organization or of one of its
+   * workspaces). Roles are not copied into the key: each request is checked
+   * against the user's role there, so the key never exceeds it. A key creating
+   * a key stays inside its own organization.
+   */
+  async function keyOrg(actor: Actor, handle: string | undefined): Promise<{ id: string; handle: string }> {
+    const org = await db
+      .selectFrom('orgs')
+      .select(['id', 'handle'])
+      .where(handle === undefined ? 'id' : 'handle', '=', handle ?? actor.orgId)
+      .executeTakeFirst();
+    if (org && org.id === actor.orgId) return org;
+    if (actor.via === 'api_key') throw forbidden('An API key can only create keys for its own organization');
+    const member =
+      org &&
+      ((await db
+        .selectFrom('org_members')
+        .select('user_id')
+        .where('org_id', '=', org.id)
+        .where('user_id', '=', actor.userId)
+        .executeTakeFirst()) ??
+        (await db
+          .selectFrom('workspace_members')
+          .innerJoin('workspaces', 'workspaces.id', 'workspace_members.workspace_id')
+          .select('workspace_members.user_id')
+          .where('workspaces.org_id', '=', org.id)
+          .where('workspaces.deleted_at', 'is', null)
+          .where('workspace_members.user_id', '=', actor.userId)
+          .executeTakeFirst()));
+    // One answer for unknown handles and foreign ones, so handles cannot be probed.
+    if (!org || !member) throw invalid('org', 'You are not a member of an organization with this handle');
+    return org;
   }
 
   return {
@@ -80,11 +127,12 @@ export function createApiKeys(store: Store, clock: Clock, pepper: string) {
           details: { field: 'expires_at' },
         });
       }
+      const org = await keyOrg(actor, input.org);
       const { key, prefix, hash } = newKey();
       const row = {
         id: ulid(),
         user_id: actor.userId,
-        org_id: actor.orgId,
+        org_id: org.id,
         name: input.name,
         prefix,
         key_hash: hash,
@@ -94,16 +142,14 @@ export function createApiKeys(store: Store, clock: Clock, pepper: string) {
         created_at: now.toISOString(),
       };
       await db.insertInto('api_keys').values(row).execute();
-      return { ...present(row), key };
+      return { ...present({ ...row, org_handle: org.handle }), key };
     },
 
     async list(actor: Actor): Promise<ApiKeyRecord[]> {
       requireScope(actor, 'read');
-      const rows = await db
-        .selectFrom('api_keys')
-        .selectAll()
-        .where('user_id', '=', actor.userId)
-        .orderBy('created_at', 'desc')
+      const rows = await withOrg()
+        .where('api_keys.user_id', '=', actor.userId)
+        .orderBy('api_keys.created_at', 'desc')
         .execute();
       return rows.map(present);
     },

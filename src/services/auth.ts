@@ -2,13 +2,14 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Actor } from '../domain/actor.js';
 import { requireScope } from '../domain/policy.js';
-import { AppError, conflict, invalid, unauthorized } from '../errors.js';
+import { AppError, conflict, unauthorized } from '../errors.js';
 import type { Store } from '../store/database.js';
 import type { Database } from '../store/schema.js';
 import { createAccount, normalizeEmail } from './accounts.js';
 import type { Clock } from './clock.js';
 import { ACCESS_TOKEN_SECONDS, type JwtSigner } from './jwt.js';
 import { checkPasswordPolicy, type PasswordHasher } from './passwords.js';
+import type { RegistrationPolicy } from './registration.js';
 import type { ClientInfo, Sessions } from './sessions.js';
 
 export const LOCKOUT_FAILURES = 5;
@@ -19,6 +20,10 @@ export const registerInput = z.object({
   email: z.string().trim().max(320).pipe(z.email('Must be a valid email address')),
   password: z.string(),
   terms_accepted: z.literal(true, { error: 'You must accept the terms' }),
+  /** An invitation to a workspace, for the same email; the new user joins it. */
+  invitation_token: z.string().min(1).max(200).optional(),
+  /** A share link's token; the new user joins its workspace. */
+  share_token: z.string().min(1).max(200).optional(),
 });
 
 export const loginInput = z.object({
@@ -46,6 +51,7 @@ export interface AuthDeps {
   jwt: JwtSigner;
   sessions: Sessions;
   createStarterWorkspace: StarterWorkspaceFactory;
+  registration: RegistrationPolicy;
 }
 
 /** Registration, sign-in, token refresh, sign-out and the current user (SPEC.md 4.1, 5.1–5.3). */
@@ -87,10 +93,15 @@ export function createAuthService(deps: AuthDeps) {
   }
 
   return {
-    /** Creates user, organization and starter workspace in one transaction, then signs in. */
+    /**
+     * Creates user, organization and starter workspace in one transaction (with
+     * the membership an invitation or share link grants), then signs in.
+     * REGISTRATION decides who may (see registration.ts).
+     */
     async register(input: z.infer<typeof registerInput>, client: ClientInfo) {
       checkPasswordPolicy(input.password);
       const email = normalizeEmail(input.email);
+      const join = await deps.registration.admit(email, input);
       const passwordHash = await passwords.hash(input.password);
       const now = clock.now().toISOString();
       const taken = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
@@ -100,6 +111,7 @@ export function createAuthService(deps: AuthDeps) {
         created = await db.transaction().execute(async (trx) => {
           const account = await createAccount(trx, { name: input.name, email, passwordHash, now });
           await deps.createStarterWorkspace(trx, { userId: account.user.id, orgId: account.orgId, now });
+          await join?.(trx, account.user.id);
           return account;
         });
       } catch (error) {
@@ -167,7 +179,8 @@ export function createAuthService(deps: AuthDeps) {
 
     /** Rotates a refresh token into a new pair (SPEC.md part 3). */
     async refresh(refreshToken: string | undefined, client: ClientInfo): Promise<TokenPair> {
-      if (!refreshToken) throw invalid('refresh_token', 'refresh_token is required');
+      // CONTRACT.md part 3: a failed refresh is 401, a missing token included.
+      if (!refreshToken) throw unauthorized('A refresh token is required');
       const rotated = await sessions.rotate(refreshToken, client);
       return issue(rotated.userId, await homeOrg(rotated.userId), rotated.sessionId, rotated.refreshToken);
     },

@@ -34,6 +34,7 @@ import { createPasswordHasher } from './passwords.js';
 import { communityPlanLimits, type PlanLimits } from './plan-limits.js';
 import { createRebuilder } from './rebuild.js';
 import { createReconciler } from './reconcile.js';
+import { createRegistrationPolicy } from './registration.js';
 import { createSearchService } from './search.js';
 import { loadOrCreateSecretFile, randomToken } from './secrets.js';
 import { createSessions } from './sessions.js';
@@ -74,7 +75,7 @@ export async function createServices(deps: ServiceDeps) {
     config.apiKeyPepper ??
     (await loadOrCreateSecretFile(path.join(config.dataDir, 'api-key-pepper'), () => randomToken(32)));
   const apiKeys = createApiKeys(store, clock, pepper);
-  const sessions = createSessions(store, clock);
+  const sessions = createSessions(store, clock, jwt.keyId);
   const outbox = createOutbox(store, clock, Boolean(config.smtpUrl));
 
   const { dataDir, frontmatterMode } = config;
@@ -144,7 +145,6 @@ export async function createServices(deps: ServiceDeps) {
     : null;
   if (mailWorker) outbox.onEnqueue(() => void mailWorker.drain().catch(() => undefined));
 
-  const auth = createAuthService({ store, clock, passwords, jwt, sessions, createStarterWorkspace });
   const backups = createBackups({
     dataDir: config.dataDir,
     store,
@@ -168,6 +168,21 @@ export async function createServices(deps: ServiceDeps) {
     onboarding: createOnboarding({ store, clock }),
     wsTokens: createWsTokens({ store, clock, jwtKeyPath: config.jwtKeyPath, keyReady: () => jwt.ready() }),
   };
+  const registration = createRegistrationPolicy({
+    store,
+    mode: config.registration,
+    invitations: collaboration.invitations,
+    shareLinks: collaboration.shareLinks,
+  });
+  const auth = createAuthService({
+    store,
+    clock,
+    passwords,
+    jwt,
+    sessions,
+    createStarterWorkspace,
+    registration,
+  });
   // Publishing: published site, versions, export, quality, custom domains, analytics.
   const {
     start: startPublishing,

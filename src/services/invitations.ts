@@ -1,9 +1,11 @@
+import type { Kysely } from 'kysely';
 import { ulid } from 'ulid';
 import { z } from 'zod';
 import type { Actor } from '../domain/actor.js';
 import { atLeast, CAN, requireScope, type Role } from '../domain/policy.js';
 import { AppError, conflict, forbidden, invalid, notFound } from '../errors.js';
 import type { Store } from '../store/database.js';
+import type { Database } from '../store/schema.js';
 import type { AccessService } from './access.js';
 import { normalizeEmail } from './accounts.js';
 import { actorIdOf, record } from './activity.js';
@@ -44,6 +46,16 @@ export interface InvitationDeps {
   planLimits: PlanLimits;
   publicUrl: string;
 }
+
+/** The workspace a user joined, and with which role. */
+export interface Joined {
+  workspace_id: string;
+  workspace: { id: string; slug: string; name: string };
+  role: Role;
+}
+
+/** Spends an invitation or share link for `userId` inside the caller's transaction. */
+export type JoinStep = (trx: Kysely<Database>, userId: string) => Promise<Joined>;
 
 /** Roles that take a seat of the plan (SPEC.md 4.5: inviting an Editor or Admin counts). */
 export const takesSeat = (role: Role): boolean => atLeast(role, 'editor');
@@ -197,56 +209,68 @@ export function createInvitations(deps: InvitationDeps) {
      */
     async accept(actor: Actor, input: z.infer<typeof acceptInvitationInput>) {
       requireScope(actor, 'write');
-      const hash = sha256Hex(input.token);
-      const row = await db
-        .selectFrom('invitations')
-        .selectAll()
-        .where('token_hash', '=', hash)
-        .executeTakeFirst();
-      // The lookup is by hash; the constant-time comparison makes the check explicit.
-      if (!row || !safeEqual(row.token_hash, hash)) throw invalid('token', 'Invalid or expired invitation');
       const user = await db
         .selectFrom('users')
         .select(['id', 'email'])
         .where('id', '=', actor.userId)
         .executeTakeFirst();
-      if (!user || normalizeEmail(user.email) !== row.email) {
-        throw forbidden('This invitation was sent to another email address');
-      }
-      const now = deps.clock.now().toISOString();
-      if (row.accepted_at || row.revoked_at) throw invalid('token', 'This invitation is no longer valid');
-      if (row.expires_at <= now) throw invalid('token', 'This invitation has expired');
-      const workspace = await deps.access.findWorkspace(row.workspace_id);
-      if (!workspace) throw invalid('token', 'The workspace of this invitation no longer exists');
-      const role = row.role as Role;
-      const granted = await db.transaction().execute(async (trx) => {
-        // One use: only the request that flips accepted_at goes on.
-        const claimed = await trx
-          .updateTable('invitations')
-          .set({ accepted_at: now, accepted_by: user.id })
-          .where('id', '=', row.id)
-          .where('accepted_at', 'is', null)
-          .where('revoked_at', 'is', null)
-          .executeTakeFirst();
-        if (Number(claimed.numUpdatedRows) === 0)
-          throw invalid('token', 'This invitation is no longer valid');
-        const result = await grantMembership(trx, workspace, user.id, role, now);
-        await record(trx, {
-          workspaceId: workspace.id,
-          action: 'member_added',
-          actorId: user.id,
-          details: { user_id: user.id, role: result.role, via: 'invitation', invitation_id: row.id },
-          at: now,
-        });
-        return result;
+      if (!user) throw forbidden('This invitation was sent to another email address');
+      const join = await prepareJoin(input.token, user.email, 'token');
+      return db.transaction().execute((trx) => join(trx, user.id));
+    },
+
+    prepareJoin,
+  };
+
+  /**
+   * Checks an invitation for the holder of `email` (403 for another address;
+   * 400 on `field` when unknown, used, revoked or expired) and answers the
+   * step that spends it inside the caller's transaction: once only, granting
+   * its role (a higher one the user holds stays).
+   */
+  async function prepareJoin(token: string, email: string, field: string): Promise<JoinStep> {
+    const hash = sha256Hex(token);
+    const row = await db
+      .selectFrom('invitations')
+      .selectAll()
+      .where('token_hash', '=', hash)
+      .executeTakeFirst();
+    // The lookup is by hash; the constant-time comparison makes the check explicit.
+    if (!row || !safeEqual(row.token_hash, hash)) throw invalid(field, 'Invalid or expired invitation');
+    if (normalizeEmail(email) !== row.email) {
+      throw forbidden('This invitation was sent to another email address');
+    }
+    const now = deps.clock.now().toISOString();
+    if (row.accepted_at || row.revoked_at) throw invalid(field, 'This invitation is no longer valid');
+    if (row.expires_at <= now) throw invalid(field, 'This invitation has expired');
+    const workspace = await deps.access.findWorkspace(row.workspace_id);
+    if (!workspace) throw invalid(field, 'The workspace of this invitation no longer exists');
+    const role = row.role as Role;
+    return async (trx, userId) => {
+      // One use: only the request that flips accepted_at goes on.
+      const claimed = await trx
+        .updateTable('invitations')
+        .set({ accepted_at: now, accepted_by: userId })
+        .where('id', '=', row.id)
+        .where('accepted_at', 'is', null)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) === 0) throw invalid(field, 'This invitation is no longer valid');
+      const result = await grantMembership(trx, workspace, userId, role, now);
+      await record(trx, {
+        workspaceId: workspace.id,
+        action: 'member_added',
+        actorId: userId,
+        details: { user_id: userId, role: result.role, via: 'invitation', invitation_id: row.id },
+        at: now,
       });
       return {
         workspace_id: workspace.id,
         workspace: { id: workspace.id, slug: workspace.slug, name: workspace.name },
-        role: granted.role,
+        role: result.role,
       };
-    },
-  };
+    };
+  }
 }
 
 export type InvitationsService = ReturnType<typeof createInvitations>;

@@ -1,6 +1,14 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
-import { importPKCS8, jwtVerify, SignJWT, type CryptoKey, type KeyObject } from 'jose';
+import {
+  calculateJwkThumbprint,
+  exportJWK,
+  importPKCS8,
+  jwtVerify,
+  SignJWT,
+  type CryptoKey,
+  type KeyObject,
+} from 'jose';
 import { unauthorized } from '../errors.js';
 import type { Clock } from './clock.js';
 import { loadOrCreateSecretFile } from './secrets.js';
@@ -19,15 +27,19 @@ export interface AccessClaims {
 /**
  * Signs and verifies RS256 access tokens with the key at JWT_KEY_PATH,
  * generated (mode 0600) at first start. Deleting the file and restarting
- * therefore invalidates every token ever issued.
+ * therefore invalidates every token ever issued, and (through `keyId`) every session.
  */
 export function createJwtSigner(keyPath: string, clock: Clock) {
   // Loaded (or generated, on a worker thread) in the background so a first
   // start does not wait for RSA key generation before it can answer.
-  const keys = loadOrCreateSecretFile(keyPath, generatePrivateKeyPem).then(async (pem) => ({
-    privateKey: (await importPKCS8(pem, 'RS256')) as CryptoKey | KeyObject,
-    publicKey: crypto.createPublicKey(pem),
-  }));
+  const keys = loadOrCreateSecretFile(keyPath, generatePrivateKeyPem).then(async (pem) => {
+    const publicKey = crypto.createPublicKey(pem);
+    return {
+      privateKey: (await importPKCS8(pem, 'RS256')) as CryptoKey | KeyObject,
+      publicKey,
+      keyId: await calculateJwkThumbprint(await exportJWK(publicKey), 'sha256'),
+    };
+  });
   keys.catch(() => undefined); // surfaced by ready() and by the first sign/verify
 
   return {
@@ -36,11 +48,17 @@ export function createJwtSigner(keyPath: string, clock: Clock) {
       await keys;
     },
 
+    /**
+     * The key's RFC 7638 thumbprint. Sessions record it, so a new key file ends
+     * the refresh tokens issued under the old one, not only its access tokens.
+     */
+    keyId: async (): Promise<string> => (await keys).keyId,
+
     async sign(claims: AccessClaims): Promise<{ token: string; expiresAt: Date }> {
-      const { privateKey } = await keys;
+      const { privateKey, keyId } = await keys;
       const iat = Math.floor(clock.now().getTime() / 1000);
       const token = await new SignJWT({ org: claims.orgId, sid: claims.sessionId, epoch: claims.epoch })
-        .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
+        .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: keyId })
         .setSubject(claims.userId)
         .setIssuedAt(iat)
         .setExpirationTime(iat + ACCESS_TOKEN_SECONDS)
@@ -48,13 +66,15 @@ export function createJwtSigner(keyPath: string, clock: Clock) {
       return { token, expiresAt: new Date((iat + ACCESS_TOKEN_SECONDS) * 1000) };
     },
 
-    /** Verifies signature and expiry; throws 401 for anything else. */
+    /** Verifies signature and expiry (which must be present); throws 401 for anything else. */
     async verify(token: string): Promise<AccessClaims> {
       const { publicKey } = await keys;
       try {
         const { payload } = await jwtVerify(token, publicKey, {
           algorithms: ['RS256'],
           currentDate: clock.now(),
+          // A token without an expiry would live forever, even though the key signed it.
+          requiredClaims: ['exp'],
         });
         if (
           typeof payload.sub !== 'string' ||

@@ -75,6 +75,9 @@ export function createPasswordReset(deps: PasswordResetDeps) {
           link,
           '',
           'The link works once and expires in one hour. If you did not ask for it, ignore this mail.',
+          '',
+          'Choosing a new password signs you out on every device and revokes every API key of',
+          'your account (scripts, CI and MCP clients); create new keys once you are back in.',
         ].join('\n'),
       });
     },
@@ -85,7 +88,11 @@ export function createPasswordReset(deps: PasswordResetDeps) {
       return user ? issueLink(user.id) : null;
     },
 
-    /** Spends the token, sets the password and revokes every session of the user. */
+    /**
+     * Spends the token, sets the password and revokes every session and every
+     * API key of the user: a reset is how an account is taken back, and a key
+     * an intruder made must not outlive it.
+     */
     async reset(input: z.infer<typeof resetPasswordInput>): Promise<void> {
       checkPasswordPolicy(input.new_password, 'new_password');
       const now = deps.clock.now().toISOString();
@@ -100,11 +107,14 @@ export function createPasswordReset(deps: PasswordResetDeps) {
         .executeTakeFirst();
       if (!spent) throw invalid('token', 'This reset link is invalid, used or expired');
       const passwordHash = await deps.passwords.hash(input.new_password);
-      await db
-        .updateTable('users')
-        .set({ password_hash: passwordHash, failed_logins: 0, locked_until: null, updated_at: now })
-        .where('id', '=', spent.user_id)
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('users')
+          .set({ password_hash: passwordHash, failed_logins: 0, locked_until: null, updated_at: now })
+          .where('id', '=', spent.user_id)
+          .execute();
+        await trx.deleteFrom('api_keys').where('user_id', '=', spent.user_id).execute();
+      });
       await deps.sessions.revokeAll(spent.user_id);
     },
   };

@@ -15,9 +15,10 @@ export interface ClientInfo {
 /**
  * Sessions are refresh-token chains. Every token ever issued is kept (hashed)
  * so that a rotated one coming back is recognised as stolen and every session
- * of its user is revoked.
+ * of its user is revoked. A session is bound to the id of the JWT key it was
+ * opened under: once the key is replaced, its refresh tokens stop working.
  */
-export function createSessions(store: Store, clock: Clock) {
+export function createSessions(store: Store, clock: Clock, signingKeyId: () => Promise<string>) {
   const db = store.db;
 
   async function issueToken(sessionId: string, userId: string): Promise<string> {
@@ -67,6 +68,7 @@ export function createSessions(store: Store, clock: Clock) {
           created_at: now.toISOString(),
           last_active_at: now.toISOString(),
           expires_at: new Date(now.getTime() + REFRESH_TOKEN_MS).toISOString(),
+          key_id: await signingKeyId(),
         })
         .execute();
       return { sessionId, refreshToken: await issueToken(sessionId, userId) };
@@ -87,6 +89,13 @@ export function createSessions(store: Store, clock: Clock) {
         .where('token_hash', '=', sha256Hex(refreshToken))
         .executeTakeFirst();
       if (!row) throw unauthorized('Invalid refresh token');
+      const session = await db
+        .selectFrom('sessions')
+        .select('key_id')
+        .where('id', '=', row.session_id)
+        .executeTakeFirst();
+      // Checked before the spend: a token of a retired key is dead, not a reuse.
+      if (!session || session.key_id !== (await signingKeyId())) throw unauthorized('Session ended');
       if (row.used_at !== null) {
         await revokeAll(row.user_id);
         throw unauthorized('Refresh token reuse detected; all sessions were revoked');
@@ -102,12 +111,12 @@ export function createSessions(store: Store, clock: Clock) {
         await revokeAll(row.user_id);
         throw unauthorized('Refresh token reuse detected; all sessions were revoked');
       }
-      const session = await db
+      const touched = await db
         .updateTable('sessions')
         .set({ last_active_at: now.toISOString(), ip: client.ip, device: client.device.slice(0, 512) })
         .where('id', '=', row.session_id)
         .executeTakeFirst();
-      if (Number(session.numUpdatedRows) !== 1) throw unauthorized('Session ended');
+      if (Number(touched.numUpdatedRows) !== 1) throw unauthorized('Session ended');
       return {
         userId: row.user_id,
         sessionId: row.session_id,
@@ -115,13 +124,14 @@ export function createSessions(store: Store, clock: Clock) {
       };
     },
 
-    /** The user's live sessions, newest first. */
+    /** The user's live sessions (unexpired, opened under the current key), newest first. */
     async list(userId: string) {
       return db
         .selectFrom('sessions')
         .select(['id', 'device', 'ip', 'created_at', 'last_active_at', 'expires_at'])
         .where('user_id', '=', userId)
         .where('expires_at', '>', clock.now().toISOString())
+        .where('key_id', '=', await signingKeyId())
         .orderBy('last_active_at', 'desc')
         .execute();
     },

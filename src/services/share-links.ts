@@ -4,10 +4,11 @@ import type { Actor } from '../domain/actor.js';
 import { atLeast, CAN, requireScope, type Role } from '../domain/policy.js';
 import { AppError, forbidden, invalid, notFound } from '../errors.js';
 import type { Store } from '../store/database.js';
+import type { WorkspaceRow } from '../store/schema.js';
 import type { AccessService } from './access.js';
 import { actorIdOf, record } from './activity.js';
 import type { Clock } from './clock.js';
-import { takesSeat } from './invitations.js';
+import { type Joined, type JoinStep, takesSeat } from './invitations.js';
 import { effectiveRole, grantMembership, roleInput } from './members.js';
 import type { PlanLimits } from './plan-limits.js';
 import { randomToken, safeEqual, sha256Hex } from './secrets.js';
@@ -127,73 +128,99 @@ export function createShareLinks(deps: {
      * links are 404; expired or used-up ones 400. Someone who already holds
      * the role or a higher one stays as they are and spends no use.
      */
-    async use(actor: Actor, token: string) {
+    async use(actor: Actor, token: string): Promise<Joined> {
       requireScope(actor, 'write');
-      const hash = sha256Hex(token);
-      const link = await db
-        .selectFrom('share_links')
-        .selectAll()
-        .where('token_hash', '=', hash)
-        .executeTakeFirst();
-      if (!link || !safeEqual(link.token_hash, hash) || link.revoked_at) throw notFound('Share link');
-      const workspace = await deps.access.findWorkspace(link.workspace_id);
-      if (!workspace) throw notFound('Share link');
-      const now = deps.clock.now().toISOString();
-      if (link.expires_at !== null && link.expires_at <= now) {
-        throw invalid('token', 'This share link has expired');
-      }
-      const role = link.role as Role;
-      const answer = (granted: Role) => ({
-        workspace_id: workspace.id,
-        workspace: { id: workspace.id, slug: workspace.slug, name: workspace.name },
-        role: granted,
-      });
-
+      const { workspace, role, join } = await inspect(token, 'token');
       const current = await effectiveRole(db, workspace, actor.userId);
-      if (current && atLeast(current.role, role)) return answer(current.role);
-      if (takesSeat(role) && !(await deps.planLimits.checkSeat(workspace.org_id, role))) {
-        throw new AppError('PLAN_LIMIT_REACHED', 'Every seat of the plan is taken');
-      }
+      if (current && atLeast(current.role, role)) return joined(workspace, current.role);
+      await requireSeat(workspace, role);
+      return db.transaction().execute((trx) => join(trx, actor.userId));
+    },
 
-      const granted = await db.transaction().execute(async (trx) => {
-        const spent = await trx
-          .updateTable('share_links')
-          .set((eb) => ({ uses: eb('uses', '+', 1) }))
-          .where('id', '=', link.id)
-          .where('revoked_at', 'is', null)
-          .where((eb) =>
-            eb.and([
-              eb.or([eb('max_uses', 'is', null), eb('uses', '<', eb.ref('max_uses'))]),
-              eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]),
-            ]),
-          )
-          .executeTakeFirst();
-        if (Number(spent.numUpdatedRows) === 0) {
-          // Lost a race: say which limit the link hit in the meantime.
-          const latest = await trx
-            .selectFrom('share_links')
-            .select(['revoked_at', 'expires_at'])
-            .where('id', '=', link.id)
-            .executeTakeFirst();
-          if (!latest || latest.revoked_at) throw notFound('Share link');
-          if (latest.expires_at !== null && latest.expires_at <= now) {
-            throw invalid('token', 'This share link has expired');
-          }
-          throw invalid('token', 'This share link has been used the maximum number of times');
-        }
-        const result = await grantMembership(trx, workspace, actor.userId, role, now);
-        await record(trx, {
-          workspaceId: workspace.id,
-          action: 'member_added',
-          actorId: actor.userId,
-          details: { user_id: actor.userId, role: result.role, via: 'share_link', share_link_id: link.id },
-          at: now,
-        });
-        return result.role;
+    /**
+     * For a registration that carries a share link: the link is checked now
+     * (400 on `field` when unknown, revoked, expired or used up) and the answer
+     * spends one use inside the registration's transaction.
+     */
+    async prepareJoin(token: string, field: string): Promise<JoinStep> {
+      const { workspace, role, join } = await inspect(token, field).catch((error: unknown) => {
+        throw error instanceof AppError && error.code === 'NOT_FOUND'
+          ? invalid(field, 'Invalid or revoked share link')
+          : error;
       });
-      return answer(granted);
+      await requireSeat(workspace, role);
+      return join;
     },
   };
+
+  function joined(workspace: WorkspaceRow, role: Role): Joined {
+    return {
+      workspace_id: workspace.id,
+      workspace: { id: workspace.id, slug: workspace.slug, name: workspace.name },
+      role,
+    };
+  }
+
+  async function requireSeat(workspace: WorkspaceRow, role: Role): Promise<void> {
+    if (takesSeat(role) && !(await deps.planLimits.checkSeat(workspace.org_id, role))) {
+      throw new AppError('PLAN_LIMIT_REACHED', 'Every seat of the plan is taken');
+    }
+  }
+
+  /** Finds a usable link (404 unknown or revoked, 400 on `field` expired) and the step that spends it. */
+  async function inspect(token: string, field: string) {
+    const hash = sha256Hex(token);
+    const link = await db
+      .selectFrom('share_links')
+      .selectAll()
+      .where('token_hash', '=', hash)
+      .executeTakeFirst();
+    if (!link || !safeEqual(link.token_hash, hash) || link.revoked_at) throw notFound('Share link');
+    const workspace = await deps.access.findWorkspace(link.workspace_id);
+    if (!workspace) throw notFound('Share link');
+    const now = deps.clock.now().toISOString();
+    if (link.expires_at !== null && link.expires_at <= now) {
+      throw invalid(field, 'This share link has expired');
+    }
+    const role = link.role as Role;
+    const join: JoinStep = async (trx, userId) => {
+      const spent = await trx
+        .updateTable('share_links')
+        .set((eb) => ({ uses: eb('uses', '+', 1) }))
+        .where('id', '=', link.id)
+        .where('revoked_at', 'is', null)
+        .where((eb) =>
+          eb.and([
+            eb.or([eb('max_uses', 'is', null), eb('uses', '<', eb.ref('max_uses'))]),
+            eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]),
+          ]),
+        )
+        .executeTakeFirst();
+      if (Number(spent.numUpdatedRows) === 0) {
+        // Lost a race: say which limit the link hit in the meantime.
+        const latest = await trx
+          .selectFrom('share_links')
+          .select(['revoked_at', 'expires_at'])
+          .where('id', '=', link.id)
+          .executeTakeFirst();
+        if (!latest || latest.revoked_at) throw notFound('Share link');
+        if (latest.expires_at !== null && latest.expires_at <= now) {
+          throw invalid(field, 'This share link has expired');
+        }
+        throw invalid(field, 'This share link has been used the maximum number of times');
+      }
+      const result = await grantMembership(trx, workspace, userId, role, now);
+      await record(trx, {
+        workspaceId: workspace.id,
+        action: 'member_added',
+        actorId: userId,
+        details: { user_id: userId, role: result.role, via: 'share_link', share_link_id: link.id },
+        at: now,
+      });
+      return joined(workspace, result.role);
+    };
+    return { workspace, role, join };
+  }
 }
 
 export type ShareLinksService = ReturnType<typeof createShareLinks>;

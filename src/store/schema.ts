@@ -98,6 +98,8 @@ export interface SessionsTable {
   created_at: string;
   last_active_at: string;
   expires_at: string;
+  /** The JWT key the session was opened under; null (or another key) means it has ended. */
+  key_id: string | null;
 }
 
 /** Every refresh token ever issued; a used one that comes back is a reuse. */

@@ -1,8 +1,11 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { importPKCS8, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/services/clock.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { registerUser } from '../helpers/users.js';
+import { firstWorkspace, registerUser } from '../helpers/users.js';
 
 function decodeJwt(token: string) {
   const [header, payload] = token
@@ -108,6 +111,73 @@ describe('registration', () => {
       if (res.status === 429) expect(res.headers.get('retry-after')).toBeTruthy();
     }
     expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
+  });
+});
+
+describe('registration modes', () => {
+  let ip = 0;
+  const register = (server: TestServer, email: string, extra: Record<string, string> = {}) =>
+    server.request('POST', '/api/auth/register', {
+      body: { name: 'N', email, password: 'long enough', terms_accepted: true, ...extra },
+      headers: { 'x-forwarded-for': `10.201.0.${++ip}` },
+    });
+
+  it('closed: the first account can still be created, then nobody', async () => {
+    const server = await startServer({ env: { REGISTRATION: 'closed' } });
+    try {
+      expect((await register(server, 'founder@example.com')).status).toBe(201);
+      const refused = await register(server, 'late@example.com');
+      expect(refused.status).toBe(403);
+      expect(refused.body.error).toBe('FORBIDDEN');
+      expect(refused.body.message).toMatch(/closed/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('invite-only: admits an invitation for the same email or a share link, and joins its workspace', async () => {
+    const server = await startServer({ env: { REGISTRATION: 'invite-only' } });
+    try {
+      const owner = await registerUser(server);
+      const ws = await firstWorkspace(server, owner);
+      const uninvited = await register(server, 'uninvited@example.com');
+      expect(uninvited.status).toBe(403);
+      expect(uninvited.body.message).toMatch(/invitation or a share link/);
+
+      const invitation = await server.request('POST', `/api/v1/workspaces/${ws.id}/invitations`, {
+        token: owner.token,
+        body: { email: 'writer@example.com', role: 'editor' },
+      });
+      const invitationToken = invitation.body.token as string;
+      expect(
+        (await register(server, 'other@example.com', { invitation_token: invitationToken })).status,
+      ).toBe(403);
+      const writer = await register(server, 'writer@example.com', { invitation_token: invitationToken });
+      expect(writer.status).toBe(201);
+      const theirs = await server.request('GET', '/api/v1/workspaces', { token: writer.body.access_token });
+      expect(theirs.body.data.find((w: { id: string }) => w.id === ws.id)?.role).toBe('editor');
+      const reused = await register(server, 'writer2@example.com', { invitation_token: invitationToken });
+      expect(reused.status).toBe(403); // sent to another address
+      const spent = await register(server, 'WRITER@example.com', { invitation_token: invitationToken });
+      expect(spent.status).toBe(400); // used once already
+      expect(spent.body.details.field).toBe('invitation_token');
+
+      const link = await server.request('POST', `/api/v1/workspaces/${ws.id}/share-links`, {
+        token: owner.token,
+        body: { role: 'viewer', max_uses: 1 },
+      });
+      const reader = await register(server, 'reader@example.com', { share_token: link.body.token });
+      expect(reader.status).toBe(201);
+      const readable = await server.request('GET', '/api/v1/workspaces', { token: reader.body.access_token });
+      expect(readable.body.data.find((w: { id: string }) => w.id === ws.id)?.role).toBe('viewer');
+      for (const share_token of [link.body.token as string, 'no-such-link']) {
+        const res = await register(server, `again-${share_token.length}@example.com`, { share_token });
+        expect(res.status).toBe(400);
+        expect(res.body.details.field).toBe('share_token');
+      }
+    } finally {
+      await server.close();
+    }
   });
 });
 
@@ -267,10 +337,72 @@ describeEachDatabase('login, tokens and sessions on $name', (target) => {
     expect((await server.request('GET', '/api/auth/me')).status).toBe(401);
   });
 
+  it('refuses a token without an expiry, even one signed with the server key', async () => {
+    const user = await registerUser(server);
+    const claims = decodeJwt(user.token).payload;
+    const pem = fs.readFileSync(path.join(server.dataDir, 'jwt-private.pem'), 'utf8');
+    const sign = (withExpiry: boolean) => {
+      const jwt = new SignJWT({ org: claims.org, sid: claims.sid, epoch: claims.epoch })
+        .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
+        .setSubject(claims.sub)
+        .setIssuedAt(claims.iat);
+      return importPKCS8(pem, 'RS256').then((key) =>
+        (withExpiry ? jwt.setExpirationTime(claims.exp) : jwt).sign(key),
+      );
+    };
+    // The same claims with an expiry pass, so only the missing `exp` is refused.
+    expect((await server.request('GET', '/api/auth/me', { token: await sign(true) })).status).toBe(200);
+    const endless = await server.request('GET', '/api/auth/me', { token: await sign(false) });
+    expect(endless.status).toBe(401);
+    expect(endless.body.error).toBe('UNAUTHORIZED');
+  });
+
+  it('answers 401 to a refresh that carries no token', async () => {
+    for (const body of [{}, { refresh_token: 42 }]) {
+      const res = await server.request('POST', '/api/auth/refresh', { body });
+      expect(res.status).toBe(401);
+      expect(res.body.error).toBe('UNAUTHORIZED');
+    }
+  });
+
   it('expires access tokens after 15 minutes', async () => {
     const user = await registerUser(server);
     clock.advance(15 * 60 * 1000 + 1000);
     expect((await server.request('GET', '/api/auth/me', { token: user.token })).status).toBe(401);
+  });
+});
+
+describe('public routes with stale credentials', () => {
+  let server: TestServer;
+  beforeAll(async () => (server = await startServer()));
+  afterAll(() => server.close());
+
+  it('ignore a stale token, a garbage bearer, an unknown API key and a stale cookie', async () => {
+    const user = await registerUser(server);
+    expect((await server.request('POST', '/api/auth/logout', { token: user.token })).status).toBe(204);
+    const stale: Record<string, string>[] = [
+      { authorization: `Bearer ${user.token}` },
+      { authorization: 'Bearer not-a-token' },
+      { authorization: 'Bearer svc_live_unknown' },
+      { cookie: `folio_access=${user.token}` },
+    ];
+    for (const headers of stale) {
+      expect((await server.request('GET', '/api/health', { headers })).status).toBe(200);
+      expect((await server.request('GET', '/api/ready', { headers })).status).toBe(200);
+      expect((await server.request('GET', '/api/ai/status', { headers })).status).toBe(200);
+      const login = await server.request('POST', '/api/auth/login', {
+        headers,
+        body: { email: user.email, password: user.password },
+      });
+      expect(login.status).toBe(200);
+      // A route that needs the caller still refuses the same credentials.
+      expect((await server.request('GET', '/api/auth/me', { headers })).status).toBe(401);
+    }
+    const register = await server.request('POST', '/api/auth/register', {
+      headers: { authorization: `Bearer ${user.token}` },
+      body: { name: 'Late', email: 'late@example.com', password: 'long enough', terms_accepted: true },
+    });
+    expect(register.status).toBe(201);
   });
 });
 

@@ -50,6 +50,28 @@ describe('password reset by mail', () => {
     expect(again.body.error).toBe('VALIDATION_ERROR');
   });
 
+  it('revokes every API key of the user and says so in the mail', async () => {
+    const user = await registerUser(server);
+    const other = await registerUser(server);
+    const createKey = (token: string) =>
+      server.request('POST', '/api/v1/api-keys', { token, body: { name: 'CI' } });
+    const key = (await createKey(user.token)).body.key;
+    const othersKey = (await createKey(other.token)).body.key;
+    expect((await server.request('GET', '/api/auth/me', { token: key })).status).toBe(200);
+
+    await server.request('POST', '/api/auth/forgot-password', { body: { email: user.email } });
+    const text = mailText(await smtp.next());
+    expect(text).toMatch(/revokes every API key/);
+    const reset = await server.request('POST', '/api/auth/reset-password', {
+      body: { token: tokenOf(linkIn(text)!), new_password: 'taking it back' },
+    });
+    expect(reset.status).toBe(200);
+    expect(reset.body.message).toMatch(/API key/);
+    expect((await server.request('GET', '/api/auth/me', { token: key })).status).toBe(401);
+    // Nobody else's keys are touched.
+    expect((await server.request('GET', '/api/auth/me', { token: othersKey })).status).toBe(200);
+  });
+
   it('refuses a link after one hour', async () => {
     const user = await registerUser(server);
     await server.request('POST', '/api/auth/forgot-password', { body: { email: user.email } });

@@ -59,8 +59,8 @@ export function aiRoutes(services: { ai: AiService }) {
   const { ai } = services;
   return (app: FastifyInstance) => {
     // Anonymous on purpose: SPEC.md does not ask for a token and the answer holds no secret.
-    app.get('/api/v1/ai/status', async () => ai.status());
-    app.get('/api/ai/status', async () => ai.status());
+    app.get('/api/v1/ai/status', { config: { auth: 'none' } }, async () => ai.status());
+    app.get('/api/ai/status', { config: { auth: 'none' } }, async () => ai.status());
 
     app.post('/api/v1/ai/writing-assist', { config: AI }, async (request, reply) =>
       ai.writingAssist(requireActor(request), request.body, abortOnClose(reply)),

@@ -1,9 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { forbidden } from '../../errors.js';
 import { analyticsRangeInput, CONSENT_COOKIE, consentInput } from '../../services/analytics.js';
 import type { Services } from '../../services/index.js';
 import { requireActor } from '../auth-context.js';
 import { setCookie } from '../cookies.js';
+import { fromOwnOrigin } from '../same-origin.js';
 import { parseInput } from '../../domain/validate.js';
 import { visitorSignals } from './site.js';
 
@@ -12,19 +13,8 @@ type ById = { Params: { id: string } };
 /** A reader's choice is remembered for a year. */
 const CONSENT_MAX_AGE = 365 * 24 * 3600;
 const FORM = 'application/x-www-form-urlencoded';
-
-/** A cross-site page must not be able to give consent on the reader's behalf. */
-function sameSite(request: FastifyRequest): boolean {
-  if (request.headers['sec-fetch-site'] === 'cross-site') return false;
-  const origin = request.headers.origin;
-  // API clients send no Origin; browsers always do on a form post (`null` from opaque origins).
-  if (origin === undefined) return true;
-  try {
-    return new URL(origin).host === request.headers.host;
-  } catch {
-    return false;
-  }
-}
+/** Readers give consent signed in or not; a stale session cookie must not stand in their way. */
+const CONSENT = { rateLimit: 'publishedDocs', auth: 'none' } as const;
 
 /** Only a path on this host: never `//elsewhere` or a URL. */
 function safeReturn(value: unknown): string | null {
@@ -37,14 +27,16 @@ function safeReturn(value: unknown): string | null {
  */
 export function analyticsRoutes(services: Services) {
   const { analytics } = services;
+  const publicOrigin = new URL(services.deps.config.publicUrl).origin;
   return (app: FastifyInstance) => {
     // The site's consent form works without JavaScript, so it posts a form; only this scope parses one.
     app.addContentTypeParser(FORM, { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(String(body))));
     });
 
-    app.post('/api/analytics/consent', { config: { rateLimit: 'publishedDocs' } }, async (request, reply) => {
-      if (!sameSite(request)) throw forbidden('Consent can only be given on this site');
+    app.post('/api/analytics/consent', { config: CONSENT }, async (request, reply) => {
+      // A cross-site page must not be able to give consent on the reader's behalf.
+      if (!fromOwnOrigin(request, publicOrigin)) throw forbidden('Consent can only be given on this site');
       const { consent } = parseInput(consentInput, request.body);
       setCookie(reply, CONSENT_COOKIE, consent ? 'granted' : 'denied', CONSENT_MAX_AGE);
       const back = request.headers['content-type']?.startsWith(FORM)

@@ -6,16 +6,20 @@ import { rateKey } from '../rate-limit-hook.js';
 import { clientInfo, requireActor } from '../auth-context.js';
 import { clearSessionCookies, COOKIES, setSessionCookies } from '../cookies.js';
 import { parseInput } from '../../domain/validate.js';
+import { crossOriginRefused, fromOwnOrigin } from '../same-origin.js';
 
 const AUTH = { rateLimit: 'auth' } as const;
+/** Routes that sign a caller in (or help them back in): any credentials they are sent are stale at best. */
+const SIGN_IN = { rateLimit: 'auth', auth: 'none' } as const;
 
 /** SPEC.md 4.1's password, token and session routes. Every one counts against the auth bucket. */
 export function authRoutes(services: Services) {
   const { auth, passwordReset } = services;
+  const publicOrigin = new URL(services.deps.config.publicUrl).origin;
   return (app: FastifyInstance) => {
     app.post(
       '/api/auth/register',
-      { config: { rateLimit: ['auth', 'registration'] } },
+      { config: { rateLimit: ['auth', 'registration'], auth: 'none' } },
       async (request, reply) => {
         const { user, tokens } = await auth.register(
           parseInput(registerInput, request.body),
@@ -28,7 +32,7 @@ export function authRoutes(services: Services) {
       },
     );
 
-    app.post('/api/auth/login', { config: AUTH }, async (request, reply) => {
+    app.post('/api/auth/login', { config: SIGN_IN }, async (request, reply) => {
       const tokens = await auth.login(parseInput(loginInput, request.body), clientInfo(request));
       setSessionCookies(reply, tokens);
       return {
@@ -38,10 +42,14 @@ export function authRoutes(services: Services) {
       };
     });
 
-    app.post('/api/auth/refresh', { config: AUTH }, async (request, reply) => {
+    app.post('/api/auth/refresh', { config: SIGN_IN }, async (request, reply) => {
       const body = (request.body ?? {}) as { refresh_token?: unknown };
-      const token =
-        typeof body.refresh_token === 'string' ? body.refresh_token : request.cookies[COOKIES.refresh];
+      let token = typeof body.refresh_token === 'string' ? body.refresh_token : undefined;
+      if (token === undefined) {
+        // The cookie is sent by the browser on its own; only Folio's pages may spend it.
+        if (!fromOwnOrigin(request, publicOrigin)) throw crossOriginRefused();
+        token = request.cookies[COOKIES.refresh];
+      }
       const tokens = await auth.refresh(token, clientInfo(request));
       setSessionCookies(reply, tokens);
       return {
@@ -65,7 +73,7 @@ export function authRoutes(services: Services) {
     });
 
     // Always 200, whether or not the address is known or the limit is spent (SPEC.md 7.3).
-    app.post('/api/auth/forgot-password', async (request) => {
+    app.post('/api/auth/forgot-password', { config: { auth: 'none' } }, async (request) => {
       const { email } = parseInput(forgotPasswordInput, request.body);
       // Counted apart from reset-password's 429 bucket: the two limits are separate promises.
       const quota = services.deps.quota;
@@ -78,10 +86,10 @@ export function authRoutes(services: Services) {
 
     app.post(
       '/api/auth/reset-password',
-      { config: { rateLimit: ['auth', 'passwordReset'] } },
+      { config: { rateLimit: ['auth', 'passwordReset'], auth: 'none' } },
       async (request) => {
         await passwordReset.reset(parseInput(resetPasswordInput, request.body));
-        return { message: 'Password changed. Every session was signed out.' };
+        return { message: 'Password changed. Every session was signed out and every API key revoked.' };
       },
     );
   };

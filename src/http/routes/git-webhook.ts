@@ -17,7 +17,7 @@ export function gitWebhookRoutes(services: Services) {
 
     app.post<ById>(
       '/api/git/webhook/:id',
-      { config: { rateLimit: 'gitWebhook' } },
+      { config: { rateLimit: 'gitWebhook', auth: 'none' } },
       async (request, reply) => {
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const result = await services.gitSync.receiveWebhook(request.params.id, request.headers, raw);
