@@ -15,7 +15,7 @@ import type { Logger } from '../logger.js';
 import type { BucketTable } from '../ratelimit/buckets.js';
 import type { RateLimiter } from '../ratelimit/limiter.js';
 import { credentialsOf } from './auth-context.js';
-import { installErrorHandling } from './error-handler.js';
+import { answerFrameworkError, clientErrorHandler, installErrorHandling } from './error-handler.js';
 import './fastify-types.js';
 import { installRateLimits } from './rate-limit-hook.js';
 import { contentSecurityPolicy, newNonce } from './security.js';
@@ -86,6 +86,9 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // Routing and parser refusals go through the same error body as everything else.
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: clientErrorHandler(requestId, deps.logger),
     ...(rewrite ? { rewriteUrl: (req: RawRequest) => rewrite(req.headers.host, req.url ?? '/') } : {}),
   });
 
