@@ -15,6 +15,7 @@ import type { Logger } from '../logger.js';
 import type { BucketTable } from '../ratelimit/buckets.js';
 import type { RateLimiter } from '../ratelimit/limiter.js';
 import { credentialsOf } from './auth-context.js';
+import { MAX_NAME_BYTES } from '../domain/paths.js';
 import { answerFrameworkError, clientErrorHandler, installErrorHandling } from './error-handler.js';
 import './fastify-types.js';
 import { installRateLimits } from './rate-limit-hook.js';
@@ -86,6 +87,9 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // A path parameter names one thing (a slug, an id, an upload's file name), never more than
+    // a file name's length; Fastify's default of 100 would refuse names Folio itself stores.
+    routerOptions: { maxParamLength: MAX_NAME_BYTES },
     // Routing and parser refusals go through the same error body as everything else.
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: clientErrorHandler(requestId, deps.logger),

@@ -204,6 +204,18 @@ describe('uploads', () => {
     expect(json.status).toBe(400);
   });
 
+  it('serves back a file under the longest name it stores', async () => {
+    const longName = `${'n'.repeat(150)}.txt`;
+    for (const expected of [`${'n'.repeat(100)}.txt`, `${'n'.repeat(100)}-2.txt`]) {
+      const res = await upload(owner, 'long names are fine', longName);
+      expect(res.status).toBe(201);
+      expect(res.body.filename).toBe(expected);
+      const got = await download(viewer, res.body.url);
+      expect(got.status).toBe(200);
+      expect(got.bytes.toString()).toBe('long names are fine');
+    }
+  });
+
   it('serves only plain names inside uploads/', async () => {
     fs.writeFileSync(path.join(uploadsDir, '.folio-tmp-123'), 'partial');
     for (const name of [
