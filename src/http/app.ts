@@ -107,7 +107,17 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   app.decorateRequest('cspNonce', '');
   await app.register(cookie);
   // At the root so every upgrade request is routed (and refused) by Fastify; /ws is in routes/ws.ts.
-  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(websocket, {
+    options: { maxPayload: 64 * 1024 },
+    errorHandler: (error, socket, request) => {
+      // ws names a peer's protocol violations WS_ERR_* (bad frames, oversized messages): the
+      // client's fault, worth a warning; anything else failed in Folio.
+      const code = (error as NodeJS.ErrnoException).code ?? '';
+      const level = code.startsWith('WS_ERR_') || code === 'ECONNRESET' ? 'warn' : 'error';
+      request.log[level]({ err: error, request_id: request.id }, 'websocket connection failed');
+      socket.terminate();
+    },
+  });
   installErrorHandling(app);
 
   app.addHook('onRequest', async (request, reply) => {
