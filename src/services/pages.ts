@@ -1,7 +1,12 @@
 import { ulid } from 'ulid';
 import { z } from 'zod';
 import type { Actor } from '../domain/actor.js';
-import { canonicalFrontmatter, contentHash } from '../domain/frontmatter.js';
+import {
+  canonicalFrontmatter,
+  contentHash,
+  MAX_FRONTMATTER_DEPTH,
+  nestsDeeperThan,
+} from '../domain/frontmatter.js';
 import { CAN } from '../domain/policy.js';
 import { AppError, conflict, invalid } from '../errors.js';
 import type { PageRow } from '../store/schema.js';
@@ -73,7 +78,10 @@ const frontmatterPatch = z
     status: z.enum(['draft', 'published']).nullable().optional(),
     order: z.number().int().min(-2_147_483_647).max(2_147_483_647).nullable().optional(),
   })
-  .catchall(z.unknown());
+  .catchall(z.unknown())
+  .refine((fm) => !nestsDeeperThan(fm, MAX_FRONTMATTER_DEPTH), {
+    message: `Frontmatter must not nest more than ${MAX_FRONTMATTER_DEPTH} levels deep`,
+  });
 
 export const updatePageInput = z
   .strictObject({

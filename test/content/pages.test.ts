@@ -274,6 +274,23 @@ describe.each(databaseTargets())('pages over HTTP ($name)', (target) => {
     expect((await req('GET', 'aliased.md')).body.content).toBe('hello again');
   });
 
+  it('refuses frontmatter nested without bound with 400 and writes nothing', async () => {
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 3000; i++) deep = { a: deep };
+    const res = await req('PUT', 'deep.md', { body: 'x', frontmatter: { title: 'Deep', nested: deep } });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body).toMatchObject({ error: 'VALIDATION_ERROR', details: { field: 'frontmatter' } });
+    expect(fs.existsSync(fileIn(server, ws.id, 'deep.md'))).toBe(false);
+
+    let shallow: unknown = 'leaf';
+    for (let i = 0; i < 5; i++) shallow = { a: shallow };
+    const ok = await req('PUT', 'shallow.md', {
+      body: 'x',
+      frontmatter: { title: 'Shallow', nested: shallow },
+    });
+    expect(ok.status, ok.text).toBe(201);
+  });
+
   it('emits page events with SPEC.md 6.2 payloads after each change', async () => {
     const seen: FolioEvent[] = [];
     const off = server.folio.events.onAny((e) => {
