@@ -216,6 +216,27 @@ describe('uploads', () => {
     }
   });
 
+  it('answers a multipart body without a boundary or cut off mid-part with 400, storing nothing', async () => {
+    const before = storedFiles();
+    const send = (contentType: string, body: string) =>
+      server.request('POST', `/api/v1/content/${ws.slug}/uploads`, {
+        token: owner.token,
+        body,
+        headers: { 'content-type': contentType },
+      });
+    const part = '--XX\r\nContent-Disposition: form-data; name="file"; filename="cut.txt"\r\n\r\n';
+    for (const [contentType, body] of [
+      ['multipart/form-data', 'no boundary here'],
+      ['multipart/form-data; boundary=XX', `${part}hello`],
+      ['multipart/form-data; boundary=XX', part.slice(0, 30)],
+    ] as const) {
+      const res = await send(contentType, body);
+      expect(res.status, res.text).toBe(400);
+      expect(res.body).toMatchObject({ error: 'VALIDATION_ERROR', details: { field: 'file' } });
+    }
+    expect(storedFiles()).toEqual(before);
+  });
+
   it('serves only plain names inside uploads/', async () => {
     fs.writeFileSync(path.join(uploadsDir, '.folio-tmp-123'), 'partial');
     for (const name of [
