@@ -76,6 +76,25 @@ export function serializePageFile(frontmatter: Record<string, unknown>, body: st
 }
 
 /**
+ * How deep frontmatter written through Folio may nest (the mapping itself is level 1). Real
+ * frontmatter nests a few levels; YAML serialisation recurses once per level, so an
+ * unbounded depth would exhaust the stack instead of being refused.
+ */
+export const MAX_FRONTMATTER_DEPTH = 32;
+
+/** Whether `value` nests objects or arrays more than `max` levels deep; iterative, so any depth is safe. */
+export function nestsDeeperThan(value: unknown, max: number): boolean {
+  const pending: Array<[unknown, number]> = [[value, 1]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [item, depth] = next;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/**
  * The frontmatter in canonical form: `CANONICAL_KEYS` first in that order, then the other
  * keys alphabetically (code-unit order, independent of locale); undefined values and an
  * empty or blank `description` dropped. Nested values are kept as they are.

@@ -37,6 +37,9 @@ describe('normalizePagePath', () => {
     ['Getting Started', 'Getting Started.md'],
     ['uploads-guide/moves', 'uploads-guide/moves.md'],
     ['docs/Über', 'docs/Über.md'],
+    ['guides/move', 'guides/move.md'],
+    ['data/tree.md', 'data/tree.md'],
+    ['a/uploads/reorder', 'a/uploads/reorder.md'],
   ])('%j -> %j', (input, expected) => {
     expect(normalizePagePath(input)).toBe(expected);
   });
@@ -68,7 +71,6 @@ describe('normalizePagePath', () => {
     ['reserved first segment', 'uploads/a'],
     ['reserved page name', 'tree'],
     ['reserved page name with .md', 'reorder.md'],
-    ['reserved name deeper', 'guides/move'],
     ['reserved name, other case', 'Uploads/x'],
     ['bare extension', '.md'],
     ['wikilink-breaking pipe', 'a|b'],

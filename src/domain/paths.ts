@@ -3,9 +3,10 @@ import path from 'node:path';
 import { invalid } from '../errors.js';
 
 /**
- * Segment stems that would collide with the content API's own routes
- * (`/content/{ws}/uploads`, `/tree`, `/reorder`, `/move`). Refused at any depth so a page
- * never shadows a route and `uploads/` stays a pure asset folder.
+ * Names the content API's own routes use right after the workspace (`/content/{ws}/uploads`,
+ * `/tree`, `/reorder`, `/move`). Refused as the first segment of a page path only, where a
+ * page or folder of that name would be shadowed by the route (and the top-level `uploads/`
+ * stays a pure asset folder); deeper, `guides/move.md` collides with nothing.
  */
 export const RESERVED_NAMES: ReadonlySet<string> = new Set(['uploads', 'tree', 'reorder', 'move']);
 
@@ -45,12 +46,12 @@ export function normalizePagePath(input: string): string {
   p += '.md';
 
   const segments = p.split('/');
-  for (const [i, segment] of segments.entries()) checkSegment(segment, i === segments.length - 1);
+  for (const [i, segment] of segments.entries()) checkSegment(segment, i === 0, i === segments.length - 1);
   if (byteLength(p) > MAX_PATH_BYTES) throw invalid('path', `Path must be at most ${MAX_PATH_BYTES} bytes`);
   return p;
 }
 
-function checkSegment(segment: string, isLast: boolean): void {
+function checkSegment(segment: string, isFirst: boolean, isLast: boolean): void {
   if (segment === '') throw invalid('path', 'Path must not contain empty segments');
   if (segment === '..' || segment === '.')
     throw invalid('path', 'Path must not contain "." or ".." segments');
@@ -62,7 +63,9 @@ function checkSegment(segment: string, isLast: boolean): void {
     throw invalid('path', 'Path must not contain any of : * ? " < > | # [ ]');
   const stem = isLast ? segment.slice(0, -3) : segment;
   if (stem === '') throw invalid('path', 'Page name must not be empty');
-  if (RESERVED_NAMES.has(stem.toLowerCase())) throw invalid('path', `"${stem}" is a reserved name`);
+  if (isFirst && RESERVED_NAMES.has(stem.toLowerCase())) {
+    throw invalid('path', `"${stem}" is reserved at the top level of a workspace`);
+  }
   if (byteLength(segment) > MAX_NAME_BYTES) {
     throw invalid('path', `Each path segment must be at most ${MAX_NAME_BYTES} bytes`);
   }

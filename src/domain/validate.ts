@@ -8,10 +8,14 @@ import { AppError } from '../errors.js';
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input ?? {});
   if (result.success) return result.data;
-  const issues = result.error.issues.map((issue) => ({
-    field: issue.path.map(String).join('.') || 'body',
-    message: issue.message,
-  }));
+  const issues = result.error.issues.flatMap((issue) => {
+    const at = issue.path.map(String);
+    // A strict schema's unknown keys: one issue per key, naming it as the field.
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ field: [...at, key].join('.'), message: `Unknown field "${key}"` }));
+    }
+    return [{ field: at.join('.') || 'body', message: issue.message }];
+  });
   const first = issues[0] ?? { field: 'body', message: 'Invalid input' };
   throw new AppError('VALIDATION_ERROR', `${first.field}: ${first.message}`, {
     details: { field: first.field, issues },

@@ -15,7 +15,8 @@ import type { Logger } from '../logger.js';
 import type { BucketTable } from '../ratelimit/buckets.js';
 import type { RateLimiter } from '../ratelimit/limiter.js';
 import { credentialsOf } from './auth-context.js';
-import { installErrorHandling } from './error-handler.js';
+import { MAX_NAME_BYTES } from '../domain/paths.js';
+import { answerFrameworkError, clientErrorHandler, installErrorHandling } from './error-handler.js';
 import './fastify-types.js';
 import { installRateLimits } from './rate-limit-hook.js';
 import { crossOriginRefused, fromOwnOrigin, isUnsafeMethod } from './same-origin.js';
@@ -89,6 +90,12 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // A path parameter names one thing (a slug, an id, an upload's file name), never more than
+    // a file name's length; Fastify's default of 100 would refuse names Folio itself stores.
+    routerOptions: { maxParamLength: MAX_NAME_BYTES },
+    // Routing and parser refusals go through the same error body as everything else.
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: clientErrorHandler(requestId, deps.logger),
     ...(rewrite ? { rewriteUrl: (req: RawRequest) => rewrite(req.headers.host, req.url ?? '/') } : {}),
   });
 
@@ -103,7 +110,17 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   app.decorateRequest('cspNonce', '');
   await app.register(cookie);
   // At the root so every upgrade request is routed (and refused) by Fastify; /ws is in routes/ws.ts.
-  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(websocket, {
+    options: { maxPayload: 64 * 1024 },
+    errorHandler: (error, socket, request) => {
+      // ws names a peer's protocol violations WS_ERR_* (bad frames, oversized messages): the
+      // client's fault, worth a warning; anything else failed in Folio.
+      const code = (error as NodeJS.ErrnoException).code ?? '';
+      const level = code.startsWith('WS_ERR_') || code === 'ECONNRESET' ? 'warn' : 'error';
+      request.log[level]({ err: error, request_id: request.id }, 'websocket connection failed');
+      socket.terminate();
+    },
+  });
   installErrorHandling(app);
 
   app.addHook('onRequest', async (request, reply) => {

@@ -1,7 +1,12 @@
 import { ulid } from 'ulid';
 import { z } from 'zod';
 import type { Actor } from '../domain/actor.js';
-import { canonicalFrontmatter, contentHash } from '../domain/frontmatter.js';
+import {
+  canonicalFrontmatter,
+  contentHash,
+  MAX_FRONTMATTER_DEPTH,
+  nestsDeeperThan,
+} from '../domain/frontmatter.js';
 import { CAN } from '../domain/policy.js';
 import { AppError, conflict, invalid } from '../errors.js';
 import type { PageRow } from '../store/schema.js';
@@ -23,13 +28,41 @@ export type { PagesDeps } from './page-context.js';
 
 const tags = z.array(z.string().trim().min(1, 'Tags must not be empty').max(100)).max(100);
 
-export const createPageInput = z.object({
-  title: z.string({ error: 'Title is required' }).trim().min(1, 'Title is required').max(500),
+/**
+ * The Markdown body of a write: `body`, or `content` as a page read answers it, so a client
+ * may send back what it read. Giving both with different text is refused.
+ */
+const markdownBody = {
   body: z.string().optional(),
-  description: z.string().max(5000).optional(),
-  publish: z.boolean().optional(),
-  tags: tags.optional(),
-});
+  content: z.string().optional(),
+};
+
+function bodyFromAlias<T extends { body?: string | undefined; content?: string | undefined }>(
+  input: T,
+  ctx: z.RefinementCtx,
+): Omit<T, 'content'> {
+  const { content, ...rest } = input;
+  if (content !== undefined && rest.body !== undefined && content !== rest.body) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['content'],
+      message: 'Send the body as body or content, not both',
+    });
+    return z.NEVER;
+  }
+  return { ...rest, body: rest.body ?? content };
+}
+
+// Strict: a misspelt field is refused by name instead of being silently dropped.
+export const createPageInput = z
+  .strictObject({
+    title: z.string({ error: 'Title is required' }).trim().min(1, 'Title is required').max(500),
+    ...markdownBody,
+    description: z.string().max(5000).optional(),
+    publish: z.boolean().optional(),
+    tags: tags.optional(),
+  })
+  .transform(bodyFromAlias);
 
 /**
  * The frontmatter keys Folio understands are checked; any other key is kept
@@ -45,13 +78,18 @@ const frontmatterPatch = z
     status: z.enum(['draft', 'published']).nullable().optional(),
     order: z.number().int().min(-2_147_483_647).max(2_147_483_647).nullable().optional(),
   })
-  .catchall(z.unknown());
+  .catchall(z.unknown())
+  .refine((fm) => !nestsDeeperThan(fm, MAX_FRONTMATTER_DEPTH), {
+    message: `Frontmatter must not nest more than ${MAX_FRONTMATTER_DEPTH} levels deep`,
+  });
 
-export const updatePageInput = z.object({
-  body: z.string().optional(),
-  lastKnownHash: z.string().min(1).max(200).optional(),
-  frontmatter: frontmatterPatch.optional(),
-});
+export const updatePageInput = z
+  .strictObject({
+    ...markdownBody,
+    lastKnownHash: z.string().min(1).max(200).optional(),
+    frontmatter: frontmatterPatch.optional(),
+  })
+  .transform(bodyFromAlias);
 
 export const movePageInput = z.object({ new_path: z.string({ error: 'new_path is required' }).min(1) });
 

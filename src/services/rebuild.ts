@@ -150,7 +150,9 @@ export function createRebuilder(deps: RebuildDeps) {
           if (finished > 0) progress(`finished ${finished} interrupted page moves in ${ws.slug}`);
           const s = await deps.reconciler.reconcile(ws, { force: true });
           result.rebuilt.push(s);
-          const skipped = s.skipped.length ? `, ${s.skipped.length} skipped (${s.skipped.join(', ')})` : '';
+          const skipped = s.skipped.length
+            ? `, ${s.skipped.length} skipped (${s.skipped.map((f) => `${f.path}: ${f.reason}`).join('; ')})`
+            : '';
           progress(
             `rebuilt ${ws.slug}: ${s.pages} pages (${s.added} added, ${s.updated} updated, ${s.moved} moved, ` +
               `${s.removed} removed, ${s.ids_written} ids written${skipped})`,

@@ -22,13 +22,38 @@ export interface Found {
   fmId: string | undefined;
 }
 
-const isCanonical = (p: string): boolean => {
+/** A page file the index leaves out, and why, for the people who put it there. */
+export interface SkippedFile {
+  path: string;
+  reason: string;
+}
+
+/** Why the API could not address the page file at `p`, or null when it can. */
+function whyUnaddressable(p: string): string | null {
   try {
-    return normalizePagePath(p) === p;
-  } catch {
-    return false;
+    const canonical = normalizePagePath(p);
+    return canonical === p ? null : `Folio addresses this page as "${canonical}"; rename the file to that`;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
   }
-};
+}
+
+/** Sorts the tree's page files into those the index takes and those it must leave out. */
+function sortPages(paths: readonly string[]): { readable: string[]; skipped: SkippedFile[] } {
+  const readable: string[] = [];
+  const skipped: SkippedFile[] = [];
+  for (const path of paths) {
+    const reason = whyUnaddressable(path);
+    if (reason === null) readable.push(path);
+    else skipped.push({ path, reason });
+  }
+  return { readable, skipped };
+}
+
+/** The page files of the tree that cannot be indexed (reserved or non-canonical names), with why. */
+export async function unindexableFiles(files: WorkspaceFiles): Promise<SkippedFile[]> {
+  return sortPages(await files.listPages()).skipped;
+}
 
 /**
  * Runs `work` for every item, at most `limit` at a time, and settles only when none is
@@ -60,12 +85,10 @@ export async function eachLimited<T>(
 
 /**
  * Every page file of the tree, in path order, read with its mtime; `skipped` lists the
- * files the API could not address (reserved or non-canonical names).
+ * files the API could not address (reserved or non-canonical names) and why.
  */
-export async function scanPages(files: WorkspaceFiles): Promise<{ found: Found[]; skipped: string[] }> {
-  const skipped: string[] = [];
-  const readable: string[] = [];
-  for (const path of await files.listPages()) (isCanonical(path) ? readable : skipped).push(path);
+export async function scanPages(files: WorkspaceFiles): Promise<{ found: Found[]; skipped: SkippedFile[] }> {
+  const { readable, skipped } = sortPages(await files.listPages());
   const read: Array<Found | undefined> = new Array(readable.length);
   await eachLimited(readable, FILES_AT_ONCE, async (path, i) => {
     const listed = await files.readListed(path);

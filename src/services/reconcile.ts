@@ -20,7 +20,7 @@ import {
   rowFor,
   saveRows,
 } from './page-index.js';
-import { type Found, scanPages, writePageIds } from './reconcile-files.js';
+import { type Found, scanPages, type SkippedFile, writePageIds } from './reconcile-files.js';
 
 export { ULID_RE } from './reconcile-files.js';
 
@@ -42,8 +42,8 @@ export interface ReconcileSummary {
   removed: number;
   ids_written: number;
   unchanged: number;
-  /** Files the API could not address (reserved or non-canonical names); left out of the index. */
-  skipped: string[];
+  /** Files the API could not address (reserved or non-canonical names), left out of the index, and why. */
+  skipped: SkippedFile[];
   changed: string[];
 }
 

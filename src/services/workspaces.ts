@@ -20,6 +20,7 @@ import { actorIdOf, record } from './activity.js';
 import type { StarterWorkspaceFactory } from './auth.js';
 import type { Clock } from './clock.js';
 import { indexForSearch, rowFor } from './page-index.js';
+import { type SkippedFile, unindexableFiles } from './reconcile-files.js';
 import { randomToken } from './secrets.js';
 import { type SyncSummary, syncSummaries } from './sync-state.js';
 import { WELCOME_BODY, WELCOME_FRONTMATTER } from './welcome-page.js';
@@ -60,6 +61,11 @@ export interface WorkspaceRecord {
   updated_at: string;
   webhook_secret?: string;
   webhook_url?: string;
+  /**
+   * Page files in the tree that cannot be indexed (a reserved top-level name, a name the API
+   * would spell differently), with why; shown when one workspace is read.
+   */
+  skipped?: SkippedFile[];
 }
 
 export interface WorkspacesDeps {
@@ -307,7 +313,8 @@ export function createWorkspaces(deps: WorkspacesDeps) {
         .where('id', '=', workspace.org_id)
         .executeTakeFirst();
       const syncs = await syncSummaries(db, [workspace.id]);
-      return present(workspace, org?.handle ?? '', role, syncs.get(workspace.id));
+      const skipped = await unindexableFiles(new WorkspaceFiles(workspaceDir(dataDir, workspace.id)));
+      return { ...present(workspace, org?.handle ?? '', role, syncs.get(workspace.id)), skipped };
     },
 
     /** SPEC.md 4.3: Super Admin of the organization only; 409 when the slug is taken. */

@@ -1,7 +1,9 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logger.js';
 import { manualClock } from '../../src/services/clock.js';
 import { describeEachDatabase } from '../helpers/databases.js';
-import type { TestServer } from '../helpers/server.js';
+import { eventually } from '../helpers/eventually.js';
+import { startServer, type TestServer } from '../helpers/server.js';
 import { registerUser, type TestUser } from '../helpers/users.js';
 import { firstWorkspace, joinWithLink, startCollab, WsClient, wsCookie } from './collab-helpers.js';
 
@@ -226,5 +228,29 @@ describeEachDatabase('WebSocket stream ($name)', (target) => {
       await new Promise((resolve) => setImmediate(resolve));
     }
     expect(server.folio.hub.stats().sockets).toBe(before - 1);
+  });
+});
+
+describe('WebSocket protocol errors', () => {
+  it('logs a malformed frame as the client’s fault (warn), not as a failure of Folio', async () => {
+    const lines: string[] = [];
+    const logger = createLogger('warn', { write: (line: string) => void lines.push(line) } as never);
+    const server = await startServer({ logger });
+    try {
+      const user = await registerUser(server);
+      const client = await WsClient.connect(server, (await wsCookie(server, user)).pair);
+      // A masked client frame with the reserved opcode 0x3 and no payload.
+      const raw = (client.socket as unknown as { _socket: { write(b: Buffer): void } })._socket;
+      raw.write(Buffer.from([0x83, 0x80, 0, 0, 0, 0]));
+      await eventually(async () => client.closed !== null);
+      await eventually(async () => lines.length > 0);
+      const logged = lines.map((l) => JSON.parse(l) as { level: number; msg: string });
+      expect(logged.filter((l) => l.level >= 50)).toEqual([]);
+      expect(logged).toContainEqual(
+        expect.objectContaining({ level: 40, msg: 'websocket connection failed' }),
+      );
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -240,6 +240,57 @@ describeEachDatabase('pages over HTTP ($name)', (target) => {
     expect((await server.request('GET', pageUrl(ws.slug, 'typed.md'))).status).toBe(401);
   });
 
+  it('takes the body as content, as reads answer it, and refuses unknown fields by name', async () => {
+    const created = await req('POST', 'aliased.md', { title: 'Y', content: 'hello' });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.content).toBe('hello');
+    expect((await req('GET', 'aliased.md')).body.content).toBe('hello');
+    expect(fs.readFileSync(fileIn(server, ws.id, 'aliased.md'), 'utf8')).toMatch(/\nhello$/);
+
+    const updated = await req('PUT', 'aliased.md', {
+      content: 'hello again',
+      lastKnownHash: created.body.content_hash,
+    });
+    expect(updated.status, updated.text).toBe(200);
+    expect(updated.body.content).toBe('hello again');
+
+    const both = await req('POST', 'both.md', { title: 'Y', body: 'one', content: 'two' });
+    expect(both.status).toBe(400);
+    expect(both.body).toMatchObject({ error: 'VALIDATION_ERROR', details: { field: 'content' } });
+
+    const misspelt = await req('POST', 'misspelt.md', { title: 'Y', bdy: 'hello' });
+    expect(misspelt.status).toBe(400);
+    expect(misspelt.body).toMatchObject({ error: 'VALIDATION_ERROR', details: { field: 'bdy' } });
+    expect(misspelt.body.message).toContain('bdy');
+    expect(fs.existsSync(fileIn(server, ws.id, 'misspelt.md'))).toBe(false);
+
+    const unknownOnPut = await req('PUT', 'aliased.md', {
+      body: 'x',
+      lastKnownHash: updated.body.content_hash,
+      last_known_hash: updated.body.content_hash,
+    });
+    expect(unknownOnPut.status).toBe(400);
+    expect(unknownOnPut.body.details.field).toBe('last_known_hash');
+    expect((await req('GET', 'aliased.md')).body.content).toBe('hello again');
+  });
+
+  it('refuses frontmatter nested without bound with 400 and writes nothing', async () => {
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 3000; i++) deep = { a: deep };
+    const res = await req('PUT', 'deep.md', { body: 'x', frontmatter: { title: 'Deep', nested: deep } });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body).toMatchObject({ error: 'VALIDATION_ERROR', details: { field: 'frontmatter' } });
+    expect(fs.existsSync(fileIn(server, ws.id, 'deep.md'))).toBe(false);
+
+    let shallow: unknown = 'leaf';
+    for (let i = 0; i < 5; i++) shallow = { a: shallow };
+    const ok = await req('PUT', 'shallow.md', {
+      body: 'x',
+      frontmatter: { title: 'Shallow', nested: shallow },
+    });
+    expect(ok.status, ok.text).toBe(201);
+  });
+
   it('emits page events with SPEC.md 6.2 payloads after each change', async () => {
     const seen: FolioEvent[] = [];
     const off = server.folio.events.onAny((e) => {

@@ -121,6 +121,44 @@ describeEachDatabase('files are the truth ($name)', (target: DatabaseTarget) => 
     expect((await as2.page(ws.slug, 'fresh-notes.md')).body.content).toBe('# Written by hand\nMore.\n');
   });
 
+  it('indexes route names below the top level, and reports on the workspace the files it cannot index', async () => {
+    ctx = await startOn(target);
+    const owner = await registerUser(ctx.server);
+    const ws = await starterWorkspace(ctx.server, owner);
+    const as = api(owner.token);
+    expect((await as.post(ws.slug, 'guides/move.md', { title: 'Moving house' })).status).toBe(201);
+    expect((await as.post(ws.slug, 'data/tree.md', { title: 'Tree data' })).status).toBe(201);
+    for (const reserved of ['tree.md', 'uploads/notes.md', 'Move/x.md']) {
+      const res = await as.post(ws.slug, reserved, { title: 'Reserved' });
+      expect(res.status, reserved).toBe(400);
+      expect(res.body.details.field).toBe('path');
+    }
+    await ctx.stop();
+
+    const file = (p: string) => fileIn(ctx.server, ws.id, p);
+    fs.mkdirSync(file('tree'));
+    for (const p of ['guides/reorder.md', 'move.md', 'tree/intro.md', 'What?.md'])
+      fs.writeFileSync(file(p), `# ${p}\n`);
+
+    await ctx.restart();
+    const as2 = api(owner.token);
+    const paths = await eventually(async () => {
+      const found = (await as2.tree(ws.slug)).map((n) => n.path);
+      return found.includes('guides/reorder.md') ? found : undefined;
+    });
+    expect(paths).toEqual(expect.arrayContaining(['guides/move.md', 'data/tree.md', 'guides/reorder.md']));
+    expect(paths).not.toContain('move.md');
+    expect((await as2.page(ws.slug, 'guides/reorder.md')).status).toBe(200);
+
+    const record = await as2.get(`/api/v1/workspaces/${ws.id}`);
+    expect(record.status).toBe(200);
+    expect(record.body.skipped).toEqual([
+      { path: 'What?.md', reason: expect.stringContaining('must not contain') },
+      { path: 'move.md', reason: '"move" is reserved at the top level of a workspace' },
+      { path: 'tree/intro.md', reason: '"tree" is reserved at the top level of a workspace' },
+    ]);
+  });
+
   it('leaves the index alone when a workspace directory is missing, and recovers when it returns', async () => {
     ctx = await startOn(target);
     const owner = await registerUser(ctx.server);

@@ -1,8 +1,9 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AppError } from '../../src/errors.js';
 import { parseInput } from '../../src/domain/validate.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { startServer, type TestResponse, type TestServer } from '../helpers/server.js';
 
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
@@ -127,7 +128,62 @@ describe('HTTP foundation', () => {
     expect(Number(res.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000);
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
   });
+
+  /** SPEC.md's error body, its request id the one in X-Request-ID, and the API's headers. */
+  const expectErrorBody = (res: Pick<TestResponse, 'status' | 'headers' | 'body'>, status: number) => {
+    expect(res.status).toBe(status);
+    expect(res.body).toMatchObject({ error: 'VALIDATION_ERROR', message: expect.any(String) });
+    expect(res.body.request_id).toMatch(ULID);
+    expect(res.headers.get('x-request-id')).toBe(res.body.request_id);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+  };
+
+  it('answers a URL whose percent-escapes are not UTF-8 in the error body', async () => {
+    for (const path of ['/api/v1/workspaces/%c0%ae', '/api/v1/content/docs/%c0%ae/%ff.md']) {
+      const res = await server.request('GET', path);
+      expectErrorBody(res, 400);
+      expect(res.body.details).toEqual({ field: 'url' });
+    }
+  });
+
+  it('answers a path parameter over the length limit with 414 in the error body', async () => {
+    const res = await server.request('GET', `/api/v1/workspaces/${'a'.repeat(300)}`);
+    expectErrorBody(res, 414);
+    expect(res.body.details).toEqual({ field: 'url' });
+  });
+
+  it('answers oversized headers with 431 in the error body', async () => {
+    const res = await server.request('GET', '/api/health', { headers: { 'x-padding': 'a'.repeat(20_000) } });
+    expectErrorBody(res, 431);
+  });
+
+  it('answers a request that is not HTTP in the error body', async () => {
+    const answer = await rawExchange(server.url, 'GET /api/health HTTP/1.1\r\nHost x\r\n\r\n');
+    const [head = '', text = ''] = answer.split('\r\n\r\n');
+    const headers = new Headers(
+      head
+        .split('\r\n')
+        .slice(1)
+        .map((line) => line.split(': ', 2) as [string, string]),
+    );
+    expect(head).toMatch(/^HTTP\/1\.1 400 /);
+    expectErrorBody({ status: 400, headers, body: JSON.parse(text) }, 400);
+  });
 });
+
+/** Writes `text` to the server as it is and answers everything it sends back before closing. */
+function rawExchange(baseUrl: string, text: string): Promise<string> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(url.port), url.hostname, () => socket.write(text));
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
 
 describe('readiness when the database is gone', () => {
   it('answers 503 naming the failing check', async () => {

@@ -204,6 +204,39 @@ describe('uploads', () => {
     expect(json.status).toBe(400);
   });
 
+  it('serves back a file under the longest name it stores', async () => {
+    const longName = `${'n'.repeat(150)}.txt`;
+    for (const expected of [`${'n'.repeat(100)}.txt`, `${'n'.repeat(100)}-2.txt`]) {
+      const res = await upload(owner, 'long names are fine', longName);
+      expect(res.status).toBe(201);
+      expect(res.body.filename).toBe(expected);
+      const got = await download(viewer, res.body.url);
+      expect(got.status).toBe(200);
+      expect(got.bytes.toString()).toBe('long names are fine');
+    }
+  });
+
+  it('answers a multipart body without a boundary or cut off mid-part with 400, storing nothing', async () => {
+    const before = storedFiles();
+    const send = (contentType: string, body: string) =>
+      server.request('POST', `/api/v1/content/${ws.slug}/uploads`, {
+        token: owner.token,
+        body,
+        headers: { 'content-type': contentType },
+      });
+    const part = '--XX\r\nContent-Disposition: form-data; name="file"; filename="cut.txt"\r\n\r\n';
+    for (const [contentType, body] of [
+      ['multipart/form-data', 'no boundary here'],
+      ['multipart/form-data; boundary=XX', `${part}hello`],
+      ['multipart/form-data; boundary=XX', part.slice(0, 30)],
+    ] as const) {
+      const res = await send(contentType, body);
+      expect(res.status, res.text).toBe(400);
+      expect(res.body).toMatchObject({ error: 'VALIDATION_ERROR', details: { field: 'file' } });
+    }
+    expect(storedFiles()).toEqual(before);
+  });
+
   it('serves only plain names inside uploads/', async () => {
     fs.writeFileSync(path.join(uploadsDir, '.folio-tmp-123'), 'partial');
     for (const name of [

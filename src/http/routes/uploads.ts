@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { invalid, unauthorized } from '../../errors.js';
+import { AppError, invalid, unauthorized } from '../../errors.js';
 import type { Services } from '../../services/index.js';
 import { type IncomingFile, MAX_UPLOAD_BYTES } from '../../services/uploads.js';
 import { requireActor } from '../auth-context.js';
@@ -66,7 +66,7 @@ export function uploadRoutes(services: Services) {
 async function incomingFile(request: FastifyRequest): Promise<IncomingFile & { drain(): void }> {
   if (!request.isMultipart())
     throw invalid('file', 'Send the file as multipart/form-data in the field "file"');
-  const part = await request.file();
+  const part = await request.file().catch(malformed);
   if (!part) throw invalid('file', 'The request holds no file; send it in the field "file"');
   if (part.fieldname !== 'file') {
     part.file.resume();
@@ -74,11 +74,22 @@ async function incomingFile(request: FastifyRequest): Promise<IncomingFile & { d
   }
   return {
     filename: part.filename,
-    read: () => part.toBuffer(),
+    read: () => part.toBuffer().catch(malformed),
     drain: () => {
       if (!part.file.readableEnded) part.file.resume();
     },
   };
+}
+
+/**
+ * A multipart body the parser cannot read (no boundary, cut off mid-part) is the client's
+ * fault: 400 naming `file`. Errors that already carry a status (the upload size limit) and
+ * AppErrors pass through to the one error mapping.
+ */
+function malformed(error: unknown): never {
+  if (error instanceof AppError || typeof (error as { statusCode?: unknown }).statusCode === 'number')
+    throw error;
+  throw invalid('file', 'The multipart body is malformed or incomplete');
 }
 
 /** RFC 6266 header with an ASCII fallback name and the exact name in RFC 5987 form. */
