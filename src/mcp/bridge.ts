@@ -8,10 +8,8 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AppError } from '../errors.js';
 import { VERSION } from '../version.js';
+import { mcpEndpointOf } from './endpoint.js';
 import { invalidApiKey, unknownWorkspace } from './start-up-errors.js';
-
-/** The `/mcp` endpoint of the Folio server at `serverUrl`. */
-export const mcpEndpointOf = (serverUrl: string): URL => new URL('/mcp', serverUrl);
 
 /** A remote tool as offered locally: the `workspace` argument is fixed, so it disappears from the schema. */
 function withoutWorkspace(tool: Tool): Tool {
