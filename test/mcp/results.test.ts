@@ -5,6 +5,7 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseTargets } from '../helpers/databases.js';
 import { mcpOverHttp } from '../helpers/mcp.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { firstWorkspace, registerUser } from '../helpers/users.js';
@@ -16,10 +17,11 @@ function allValues(value: unknown): unknown[] {
   return [value];
 }
 
-describe('tool results', () => {
+describe.each(databaseTargets())('tool results on $name', (target) => {
   let server: TestServer;
   let client: Client;
   let slug: string;
+  let cleanup: () => Promise<void>;
   const call = async (name: string, args: Record<string, unknown> = {}) => {
     const result = await client.callTool({ name, arguments: { workspace: slug, ...args } });
     const content = result.content as Array<{ type: string; text: string }>;
@@ -27,7 +29,9 @@ describe('tool results', () => {
   };
 
   beforeAll(async () => {
-    server = await startServer();
+    const db = await target.prepare();
+    cleanup = db.cleanup;
+    server = await startServer({ env: db.env, ...(db.pgSchema ? { pgSchema: db.pgSchema } : {}) });
     const user = await registerUser(server);
     const key = (await server.request('POST', '/api/v1/api-keys', { token: user.token, body: { name: 'r' } }))
       .body.key;
@@ -44,6 +48,7 @@ describe('tool results', () => {
   afterAll(async () => {
     await client?.close();
     await server?.close();
+    await cleanup?.();
   });
 
   it('every tool declares an object output schema, so clients take the structured content', async () => {
