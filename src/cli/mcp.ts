@@ -1,12 +1,55 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.js';
+import { type Config, loadConfig } from '../config.js';
 import { createCore } from '../core.js';
+import { AppError } from '../errors.js';
 import { createLogger } from '../logger.js';
 import { type Command, EXIT } from './command.js';
 import { withConfig } from './config-errors.js';
 
 /** Resolves when stdin closes: the MCP client has gone. */
 const untilStdinCloses = () => new Promise<void>((resolve) => process.stdin.once('close', resolve));
+
+/** Relays stdio to the server's /mcp until the client goes; the key and workspace are checked first. */
+async function serveBridged(options: { serverUrl: string; apiKey: string; workspace: string }) {
+  // The MCP SDK loads only when this command runs: every other command, `serve` first, skips it.
+  const { bridgeStdioToServer } = await import('../mcp/bridge.js');
+  const server = await bridgeStdioToServer(options);
+  await untilStdinCloses();
+  await server.close();
+  return EXIT.ok;
+}
+
+/** Runs the services on DATA_DIR and serves their tools on stdio until the client goes. */
+async function serveInProcess(config: Config, options: { apiKey: string; workspace: string }) {
+  const [{ StdioServerTransport }, { buildMcpServer }, { invalidApiKey, unknownWorkspace }] =
+    await Promise.all([
+      import('@modelcontextprotocol/sdk/server/stdio.js'),
+      import('../mcp/server.js'),
+      import('../mcp/start-up-errors.js'),
+    ]);
+  const core = await createCore(config, { logger: createLogger(config.logLevel, process.stderr) });
+  try {
+    const actor = await core.services.apiKeys.resolve(options.apiKey);
+    if (!actor) throw invalidApiKey();
+    await core.services.workspaces.get(actor, options.workspace).catch((error: unknown) => {
+      throw error instanceof AppError && error.code === 'NOT_FOUND'
+        ? unknownWorkspace(options.workspace)
+        : error;
+    });
+    const server = buildMcpServer({
+      services: core.services,
+      actor,
+      fixedWorkspace: options.workspace,
+      offerSync: false,
+    });
+    await server.connect(new StdioServerTransport());
+    await untilStdinCloses();
+    await server.close();
+    return EXIT.ok;
+  } finally {
+    await core.close();
+  }
+}
 
 /**
  * `folio mcp --workspace SLUG --api-key KEY [--server-url URL]`: MCP over
@@ -36,41 +79,15 @@ export const mcpCommand: Command = {
       return EXIT.usage;
     }
     return withConfig(loadConfig, async (config) => {
-      // The MCP SDK loads only when this command runs: every other command, `serve` first, skips it.
-      const [{ StdioServerTransport }, { buildMcpServer }, { bridgeStdioToServer }] = await Promise.all([
-        import('@modelcontextprotocol/sdk/server/stdio.js'),
-        import('../mcp/server.js'),
-        import('../mcp/bridge.js'),
-      ]);
       const serverUrl = values['server-url'] ?? config.serverUrl;
-      if (serverUrl) {
-        await bridgeStdioToServer({ serverUrl, apiKey, workspace });
-        await untilStdinCloses();
-        return EXIT.ok;
-      }
-      const core = await createCore(config, { logger: createLogger(config.logLevel, process.stderr) });
       try {
-        const actor = await core.services.apiKeys.resolve(apiKey);
-        if (!actor) {
-          process.stderr.write('folio mcp: the API key is invalid or expired\n');
-          return EXIT.failure;
-        }
-        await core.services.workspaces.get(actor, workspace);
-        const server = buildMcpServer({
-          services: core.services,
-          actor,
-          fixedWorkspace: workspace,
-          offerSync: false,
-        });
-        await server.connect(new StdioServerTransport());
-        await untilStdinCloses();
-        await server.close();
-        return EXIT.ok;
+        return await (serverUrl
+          ? serveBridged({ serverUrl, apiKey, workspace })
+          : serveInProcess(config, { apiKey, workspace }));
       } catch (error) {
+        // A sentence, never a stack: stderr is what an MCP client shows its user.
         process.stderr.write(`folio mcp: ${(error as Error).message}\n`);
         return EXIT.failure;
-      } finally {
-        await core.close();
       }
     });
   },

@@ -1,11 +1,11 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Actor } from '../domain/actor.js';
 import { AppError } from '../errors.js';
 import { orgRateKey, rateBucketFor } from '../ratelimit/buckets.js';
 import type { Services } from '../services/index.js';
 import { VERSION } from '../version.js';
+import { toCallResult } from './result.js';
 import type { ToolDefinition } from './tool.js';
 import { ALL_TOOLS } from './tools/index.js';
 
@@ -25,36 +25,16 @@ export function offeredTools(options: Pick<McpServerOptions, 'offerSync'>): Tool
   return ALL_TOOLS.filter((tool) => options.offerSync || !tool.needsSync);
 }
 
+/**
+ * Every tool answers a JSON object, described field by field in its description; declaring
+ * that much tells clients the result is the structured content, with the text a summary.
+ */
+const anyObject = z.looseObject({});
+
 const workspaceArg = z
   .string()
   .min(1)
   .describe('The workspace slug (as listed by svc_list_workspaces), e.g. "acme-docs".');
-
-/** Turns a tool's result or failure into an MCP result: JSON text plus structuredContent, or isError. */
-export function toCallResult(
-  outcome: { ok: true; value: unknown } | { ok: false; error: unknown },
-): CallToolResult {
-  if (outcome.ok) {
-    const structured =
-      outcome.value && typeof outcome.value === 'object' && !Array.isArray(outcome.value)
-        ? (outcome.value as Record<string, unknown>)
-        : { result: outcome.value ?? null };
-    return {
-      content: [{ type: 'text', text: JSON.stringify(structured, null, 2) }],
-      structuredContent: structured,
-    };
-  }
-  const error =
-    outcome.error instanceof AppError
-      ? outcome.error
-      : new AppError('INTERNAL_ERROR', 'An internal error occurred');
-  const body = {
-    error: error.code,
-    message: error.message,
-    ...(error.details ? { details: error.details } : {}),
-  };
-  return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, isError: true };
-}
 
 /**
  * An MCP server whose tools call the same service methods as the HTTP routes,
@@ -71,7 +51,7 @@ export function buildMcpServer(options: McpServerOptions): McpServer {
     const inputSchema = multiWorkspace ? { workspace: workspaceArg, ...tool.input } : tool.input;
     server.registerTool(
       TOOL_PREFIX + tool.name,
-      { title: tool.title, description: tool.description, inputSchema },
+      { title: tool.title, description: tool.description, inputSchema, outputSchema: anyObject },
       async (args: Record<string, unknown>) => {
         try {
           const bucket = rateBucketFor(tool.op);
@@ -81,11 +61,11 @@ export function buildMcpServer(options: McpServerOptions): McpServer {
             options.fixedWorkspace ?? (typeof args.workspace === 'string' ? args.workspace : '');
           const { workspace: _omit, ...rest } = args;
           const value = await tool.run({ actor, services, workspace }, multiWorkspace ? rest : args);
-          return toCallResult({ ok: true, value });
+          return toCallResult(tool.title, { ok: true, value });
         } catch (error) {
           if (!(error instanceof AppError))
             services.deps.logger.error({ err: error, tool: tool.name }, 'MCP tool failed');
-          return toCallResult({ ok: false, error });
+          return toCallResult(tool.title, { ok: false, error });
         }
       },
     );

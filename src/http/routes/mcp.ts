@@ -20,47 +20,28 @@ function checkOrigin(request: FastifyRequest, reply: FastifyReply, allowed: read
   reply.header('Vary', 'Origin');
 }
 
+/** Answers a POST to `/mcp` once its origin has been checked. */
+export type McpPostHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
 /**
- * Streamable HTTP MCP at `/mcp` (SPEC.md 4.8), stateless: each POST carries
- * its API key and is answered by a server built for that key's actor.
+ * The `/mcp` endpoint around whatever answers its POSTs: the CORS policy, the
+ * preflight, and 405 for GET and DELETE (stateless: no server-initiated stream
+ * and no session to end).
  */
-export function mcpRoutes(services: Services, options: McpRouteOptions) {
+export function mcpEndpoint(corsOrigins: readonly string[], handlePost: McpPostHandler) {
   return (app: FastifyInstance) => {
     app.options('/mcp', async (request, reply) => {
-      checkOrigin(request, reply, options.corsOrigins);
+      checkOrigin(request, reply, corsOrigins);
       reply.header('Access-Control-Allow-Methods', 'POST, OPTIONS');
       reply.header('Access-Control-Allow-Headers', 'authorization, content-type, mcp-protocol-version');
       return reply.code(204).send();
     });
 
     app.post('/mcp', async (request, reply) => {
-      checkOrigin(request, reply, options.corsOrigins);
-      const actor = request.actor;
-      if (!actor || actor.via !== 'api_key')
-        throw unauthorized('MCP needs an API key: Authorization: Bearer svc_live_…');
-      // The MCP SDK is loaded on the first MCP request, not at start: most instances never serve one.
-      const [{ buildMcpServer }, { StreamableHTTPServerTransport }] = await Promise.all([
-        import('../../mcp/server.js'),
-        import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
-      ]);
-      const server = buildMcpServer({ services, actor, offerSync: options.offerSync });
-      const transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: true,
-      });
-      // The transport writes the raw response itself; carry over the headers set so far.
-      for (const [name, value] of Object.entries(reply.getHeaders()))
-        if (value !== undefined) reply.raw.setHeader(name, value);
-      reply.hijack();
-      reply.raw.on('close', () => {
-        void transport.close();
-        void server.close();
-      });
-      await server.connect(transport);
-      await transport.handleRequest(request.raw, reply.raw, request.body);
+      checkOrigin(request, reply, corsOrigins);
+      return handlePost(request, reply);
     });
 
-    // Stateless: no server-initiated stream and no session to end.
     const notAllowed = async (request: FastifyRequest, reply: FastifyReply) =>
       reply
         .code(405)
@@ -74,4 +55,36 @@ export function mcpRoutes(services: Services, options: McpRouteOptions) {
     app.get('/mcp', notAllowed);
     app.delete('/mcp', notAllowed);
   };
+}
+
+/**
+ * Streamable HTTP MCP at `/mcp` (SPEC.md 4.8), stateless: each POST carries
+ * its API key and is answered by a server built for that key's actor.
+ */
+export function mcpRoutes(services: Services, options: McpRouteOptions) {
+  return mcpEndpoint(options.corsOrigins, async (request, reply) => {
+    const actor = request.actor;
+    if (!actor || actor.via !== 'api_key')
+      throw unauthorized('MCP needs an API key: Authorization: Bearer svc_live_…');
+    // The MCP SDK is loaded on the first MCP request, not at start: most instances never serve one.
+    const [{ buildMcpServer }, { StreamableHTTPServerTransport }] = await Promise.all([
+      import('../../mcp/server.js'),
+      import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    ]);
+    const server = buildMcpServer({ services, actor, offerSync: options.offerSync });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    // The transport writes the raw response itself; carry over the headers set so far.
+    for (const [name, value] of Object.entries(reply.getHeaders()))
+      if (value !== undefined) reply.raw.setHeader(name, value);
+    reply.hijack();
+    reply.raw.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(request.raw, reply.raw, request.body);
+  });
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { parseInput } from '../../domain/validate.js';
 import { listWorkspacesInput } from '../../services/workspaces.js';
 import { searchInput } from '../../services/search.js';
+import { htmlToPlainText } from '../plain-text.js';
 import { defineTool, pageArgs } from '../tool.js';
 
 /** SPEC.md 4.8's discovery tools: search, context, workspaces, tree and the manifest. */
@@ -12,19 +13,23 @@ export const discoveryTools = [
     description:
       'Full-text search over the pages of the workspace, best match first (title and tags weigh most). Use it ' +
       'to find pages about a topic before reading them. Returns { query, total, results: [{ page_id, path, ' +
-      'title, score, snippet }] } where snippet marks matches with <mark>.',
+      'title, score, snippet }] } where snippet is plain text around the matches.',
     input: {
       query: z.string().min(1).describe('Words to search for, e.g. "install docker".'),
       limit: z.number().int().min(1).max(100).optional().describe('Most results to return (default 20).'),
     },
     scope: 'workspace',
     op: 'read',
-    run: (ctx, args) =>
-      ctx.services.search.search(
+    async run(ctx, args) {
+      const found = await ctx.services.search.search(
         ctx.actor,
         ctx.workspace,
         parseInput(searchInput, { q: args.query, limit: args.limit }),
-      ),
+      );
+      // The index gives HTML for pages; an agent reads the text itself.
+      const results = found.results.map((hit) => ({ ...hit, snippet: htmlToPlainText(hit.snippet) }));
+      return { ...found, results };
+    },
   }),
   defineTool({
     name: 'get_context',
