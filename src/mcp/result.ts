@@ -32,42 +32,19 @@ export function compactForAgents(value: unknown): Record<string, Json> {
   return prune(object) as Record<string, Json>;
 }
 
-/** A string longer than this is summarized by its length. */
-const MAX_SHOWN = 40;
-/** Fields a summary names; the rest are counted. */
-const MAX_FIELDS = 4;
-
-function describeField(key: string, value: Json): string {
-  if (Array.isArray(value)) return `${key}: ${value.length} ${value.length === 1 ? 'item' : 'items'}`;
-  if (value !== null && typeof value === 'object') return `${key}: {…}`;
-  if (typeof value === 'string' && value.length > MAX_SHOWN) return `${key}: ${value.length} characters`;
-  return `${key}: ${JSON.stringify(value)}`;
-}
-
 /**
- * One short line saying what a result holds (its first fields, lists by their length),
- * for the text content beside the structured content, which carries the result itself.
- */
-export function summarize(title: string, result: Record<string, Json>): string {
-  const entries = Object.entries(result);
-  const shown = entries.slice(0, MAX_FIELDS).map(([key, value]) => describeField(key, value));
-  const more = entries.length - shown.length;
-  if (more > 0) shown.push(`${more} more ${more === 1 ? 'field' : 'fields'}`);
-  return `${title}: ${shown.join('; ') || 'done'}.`;
-}
-
-/**
- * Turns a tool's outcome into an MCP result, the data sent once: the compact value as
- * structured content with a one-line summary as text, or, for a failure, `isError`
- * with SPEC.md's error body `{ error, message, details? }` and the message as text.
+ * Turns a tool's outcome into an MCP result: the compact value as structured content,
+ * and the same compact JSON as text, because the MCP specification asks tools that
+ * return structured content to serialise it as text too, for the many clients that
+ * show the model only text. A failure is `isError` with SPEC.md's error body
+ * `{ error, message, details? }` and its message as text.
  */
 export function toCallResult(
-  title: string,
   outcome: { ok: true; value: unknown } | { ok: false; error: unknown },
 ): CallToolResult {
   if (outcome.ok) {
     const structured = compactForAgents(outcome.value);
-    return { content: [{ type: 'text', text: summarize(title, structured) }], structuredContent: structured };
+    return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
   }
   const error =
     outcome.error instanceof AppError

@@ -61,11 +61,11 @@ export function buildMcpServer(options: McpServerOptions): McpServer {
             options.fixedWorkspace ?? (typeof args.workspace === 'string' ? args.workspace : '');
           const { workspace: _omit, ...rest } = args;
           const value = await tool.run({ actor, services, workspace }, multiWorkspace ? rest : args);
-          return toCallResult(tool.title, { ok: true, value });
+          return toCallResult({ ok: true, value });
         } catch (error) {
           if (!(error instanceof AppError))
             services.deps.logger.error({ err: error, tool: tool.name }, 'MCP tool failed');
-          return toCallResult(tool.title, { ok: false, error });
+          return toCallResult({ ok: false, error });
         }
       },
     );
