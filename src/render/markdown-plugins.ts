@@ -20,6 +20,8 @@ import {
 export interface PluginEnv {
   pagePath?: string;
   resolveWikilink?: (targetPath: string) => string | null;
+  /** Replaces `resolveWikilink` when set: see `RenderContext.deferWikilink`. */
+  deferWikilink?: (targetPath: string, fragment: string) => { open: string; close: string };
   /** Filled by the renderer: workspace paths of the pages this body links to. */
   links?: string[];
 }
@@ -239,6 +241,10 @@ export function folioDocsPlugin(md: MarkdownIt): void {
     const fragment = parts.anchor ? `#${slugify(parts.anchor)}` : '';
     if (!parts.target) return `<a class="wikilink" href="${escapeHtml(fragment)}">${label}</a>`;
     const path = wikilinkTargetPath(parts.target) ?? parts.target;
+    if (env.deferWikilink) {
+      const { open, close } = env.deferWikilink(path, fragment);
+      return `${open}${label}${close}`;
+    }
     const href = env.resolveWikilink?.(path) ?? null;
     if (href === null)
       return `<span class="wikilink-missing" title="Missing page: ${escapeHtml(path)}">${label}</span>`;

@@ -45,6 +45,11 @@ export interface RenderContext {
    * receiving the href as written (percent-encoded). Without it they are left as-is.
    */
   rewriteHref?: (href: string) => string;
+  /**
+   * When set, a wikilink to a page renders as `open` + label + `close` instead of being
+   * resolved now (see deferred-links.ts: rendering in a worker, resolving in the caller).
+   */
+  deferWikilink?: (targetPath: string, fragment: string) => { open: string; close: string };
 }
 
 /** One heading of the page; `text` is plain text, `id` the anchor target. */
@@ -221,7 +226,11 @@ export function createRenderer(): MarkdownRenderer {
 
   return {
     render(body: string, ctx: RenderContext): RenderedPage {
-      const env: PluginEnv = { pagePath: ctx.pagePath, resolveWikilink: ctx.resolveWikilink };
+      const env: PluginEnv = {
+        pagePath: ctx.pagePath,
+        resolveWikilink: ctx.resolveWikilink,
+        ...(ctx.deferWikilink ? { deferWikilink: ctx.deferWikilink } : {}),
+      };
       const tokens = md.parse(body, env);
       const toc: TocEntry[] = [];
       let title: string | undefined;
