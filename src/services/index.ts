@@ -96,6 +96,7 @@ export async function createServices(deps: ServiceDeps) {
     lock: workspaceLock,
     dataDir,
     frontmatterMode,
+    maxPageBytes: config.gitMaxPageBytes,
   });
   const workspaces = createWorkspaces({
     ...{ store, clock, logger, access, searchIndex, dataDir },

@@ -60,21 +60,33 @@ export async function eachLimited<T>(
 
 /**
  * Every page file of the tree, in path order, read with its mtime; `skipped` lists the
- * files the API could not address (reserved or non-canonical names).
+ * files the API could not address (reserved or non-canonical names), `tooLarge` the files
+ * above `maxPageBytes`, which are neither read nor indexed (parsing, hashing and indexing
+ * a file of tens of megabytes would hold the server up for a minute).
  */
-export async function scanPages(files: WorkspaceFiles): Promise<{ found: Found[]; skipped: string[] }> {
+export async function scanPages(
+  files: WorkspaceFiles,
+  maxPageBytes = Infinity,
+): Promise<{ found: Found[]; skipped: string[]; tooLarge: string[] }> {
   const skipped: string[] = [];
   const readable: string[] = [];
+  const oversized = new Set<string>();
   for (const path of await files.listPages()) (isCanonical(path) ? readable : skipped).push(path);
   const read: Array<Found | undefined> = new Array(readable.length);
   await eachLimited(readable, FILES_AT_ONCE, async (path, i) => {
+    const size = maxPageBytes === Infinity ? 0 : ((await files.stat(path))?.size ?? 0);
+    if (size > maxPageBytes) {
+      oversized.add(path);
+      return;
+    }
     const listed = await files.readListed(path);
     if (!listed) return; // removed while we walked
     const { file, stat } = listed;
     const id = file.error === undefined ? readPageMeta(file.frontmatter).id : undefined;
     read[i] = { path, file, mtime: stat.mtime.toISOString(), fmId: id && ULID_RE.test(id) ? id : undefined };
   });
-  return { found: read.filter((f): f is Found => f !== undefined), skipped };
+  const tooLarge = readable.filter((path) => oversized.has(path));
+  return { found: read.filter((f): f is Found => f !== undefined), skipped, tooLarge };
 }
 
 /**

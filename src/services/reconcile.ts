@@ -44,6 +44,8 @@ export interface ReconcileSummary {
   unchanged: number;
   /** Files the API could not address (reserved or non-canonical names); left out of the index. */
   skipped: string[];
+  /** Page files above the size limit (`GIT_MAX_PAGE_BYTES`); left out of the index. */
+  too_large: string[];
   changed: string[];
 }
 
@@ -55,6 +57,8 @@ export interface ReconcilerDeps {
   lock: WorkspaceLock;
   dataDir: string;
   frontmatterMode: FrontmatterMode;
+  /** Page files above this size are reported in `too_large`, not indexed (default: no limit). */
+  maxPageBytes?: number;
 }
 
 interface Assigned {
@@ -156,7 +160,12 @@ export function createReconciler(deps: ReconcilerDeps) {
         `${meta} is missing, so ${files.root} is not this workspace's tree; the index was left as it is`,
       );
     }
-    const { found, skipped } = await scanPages(files);
+    const { found, skipped, tooLarge } = await scanPages(files, deps.maxPageBytes);
+    if (tooLarge.length > 0)
+      deps.logger.warn(
+        { workspace_id: workspace.id, paths: tooLarge, limit_bytes: deps.maxPageBytes },
+        'page files above the size limit were left out of the index',
+      );
     const { assigned, removed } = await match(workspace.id, rows, found);
     const withIds = await writePageIds(
       files,
@@ -174,6 +183,7 @@ export function createReconciler(deps: ReconcilerDeps) {
       ids_written: withIds.size,
       unchanged: 0,
       skipped,
+      too_large: tooLarge,
       changed: removed.map((r) => r.path),
     };
     const writes: Array<{ row: PageRow; body: string; kind: 'added' | 'updated' | 'moved' | 'same' }> = [];
