@@ -4,6 +4,7 @@
  */
 import { benchPages } from './pages.js';
 import { benchPasswords } from './passwords.js';
+import { benchRender } from './render.js';
 import { benchSearch } from './search.js';
 import { benchSite } from './site.js';
 import { benchStartup } from './startup.js';
@@ -13,6 +14,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   startup: benchStartup,
   passwords: benchPasswords,
   pages: benchPages,
+  render: benchRender,
   search: benchSearch,
   site: benchSite,
   sync: benchSync,

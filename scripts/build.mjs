@@ -46,7 +46,8 @@ const EXTERNAL = [
 await rm(outdir, { recursive: true, force: true });
 await build({
   absWorkingDir: ROOT,
-  entryPoints: { folio: 'src/cli/run.ts' },
+  // The render worker is its own entry: worker threads start from a file (render-pool.ts).
+  entryPoints: { folio: 'src/cli/run.ts', 'render-worker': 'src/render/render-worker.ts' },
   outdir,
   bundle: true,
   splitting: true,

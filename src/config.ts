@@ -91,6 +91,10 @@ const envSchema = z.object({
   GIT_SYNC_INTERVAL: int(300, 0, 7 * 24 * 3600),
   GIT_ALLOW_FILE_REMOTES: bool(true).optional(),
   GIT_ALLOW_PRIVATE_HOSTS: bool(false),
+  GIT_MAX_PAGE_BYTES: int(10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+  RENDER_MAX_BYTES: int(2 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+  RENDER_TIMEOUT_MS: int(10_000, 100, 10 * 60_000),
+  RENDER_WORKERS: int(0, 0, 64),
   FOLIO_SERVER_URL: optionalUrl,
   MCP_CORS_ORIGINS: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -136,6 +140,16 @@ export interface Config {
    * http:// (a self-hosted Gitea on the LAN); off by default as a guard against SSRF.
    */
   readonly gitAllowPrivateHosts: boolean;
+  /** Page files pulled from git above this size are reported, not indexed. */
+  readonly gitMaxPageBytes: number;
+  readonly render: {
+    /** Pages above this size are shown as preformatted text instead of rendered. */
+    readonly maxBytes: number;
+    /** Time budget of one render in a worker before it is stopped. */
+    readonly timeoutMs: number;
+    /** Render worker threads; 0 sizes the pool from the CPU count. */
+    readonly workers: number;
+  };
   readonly serverUrl: string | undefined;
   /** Browser origins allowed to call `/mcp` (CORS); none by default. */
   readonly mcpCorsOrigins: string[];
@@ -215,6 +229,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     gitSyncIntervalSeconds: e.GIT_SYNC_INTERVAL,
     gitAllowFileRemotes: e.GIT_ALLOW_FILE_REMOTES ?? e.EDITION !== 'cloud',
     gitAllowPrivateHosts: e.GIT_ALLOW_PRIVATE_HOSTS,
+    gitMaxPageBytes: e.GIT_MAX_PAGE_BYTES,
+    render: { maxBytes: e.RENDER_MAX_BYTES, timeoutMs: e.RENDER_TIMEOUT_MS, workers: e.RENDER_WORKERS },
     serverUrl: e.FOLIO_SERVER_URL,
     mcpCorsOrigins: (e.MCP_CORS_ORIGINS ?? '')
       .split(',')

@@ -2,20 +2,14 @@
  * The Markdown stack (markdown-it and its plugins, highlight.js, sanitize-html with
  * postcss) costs about a quarter of a second and 20 MB to load. Most processes never
  * render Markdown at all (an API-only server, `folio mcp`, the other CLI commands), so
- * it loads on the first render instead of at start-up.
+ * it loads on the first render instead of at start-up. Pages render in worker threads
+ * (render-pool.ts); comments, which are small, render here.
  */
 import type * as MarkdownEngine from './markdown.js';
-import type { MarkdownRenderer } from './markdown.js';
 
 let engine: Promise<typeof MarkdownEngine> | undefined;
-let renderer: Promise<MarkdownRenderer> | undefined;
 
 const loadEngine = () => (engine ??= import('./markdown.js'));
-
-/** The process's shared page renderer (set-up is the costly part, so there is one). */
-export function pageRenderer(): Promise<MarkdownRenderer> {
-  return (renderer ??= loadEngine().then((m) => m.createRenderer()));
-}
 
 /** A comment body as safe HTML (see `renderCommentBody` in markdown.ts). */
 export async function renderComment(markdown: string): Promise<string> {

@@ -20,6 +20,8 @@ import {
 export interface PluginEnv {
   pagePath?: string;
   resolveWikilink?: (targetPath: string) => string | null;
+  /** Replaces `resolveWikilink` when set: see `RenderContext.deferWikilink`. */
+  deferWikilink?: (targetPath: string, fragment: string) => { open: string; close: string };
   /** Filled by the renderer: workspace paths of the pages this body links to. */
   links?: string[];
 }
@@ -107,13 +109,28 @@ function gfmCallouts(state: StateCore): void {
   }
 }
 
+/** Where the last search for `]]` in each inline source ended (-1: there is none after it). */
+const wikilinkCloseCache = new WeakMap<StateInline, { from: number; at: number }>();
+
+/**
+ * The first `]]` at or after `from`. One line of `[[[[…` would otherwise search to its
+ * end from every bracket; a close found once answers every later start before it.
+ */
+function nextWikilinkClose(state: StateInline, from: number): number {
+  const cached = wikilinkCloseCache.get(state);
+  if (cached && cached.from <= from && (cached.at === -1 || cached.at >= from)) return cached.at;
+  const at = state.src.indexOf(']]', from);
+  wikilinkCloseCache.set(state, { from, at });
+  return at;
+}
+
 /** Inline rule: `[[target]]`, `[[target|label]]`, `[[target#heading]]`, `[[#heading]]`. */
 function wikilinkRule(state: StateInline, silent: boolean): boolean {
   const start = state.pos;
   if (state.src.charCodeAt(start) !== 0x5b || state.src.charCodeAt(start + 1) !== 0x5b) return false;
   // Inside a link's label a wikilink would nest <a> in <a>; leave it as text there.
   if (((state as StateInline & { linkLevel?: number }).linkLevel ?? 0) > 0) return false;
-  const end = state.src.indexOf(']]', start + 2);
+  const end = nextWikilinkClose(state, start + 2);
   if (end === -1 || end > state.posMax) return false;
   const parts = parseWikilink(state.src.slice(start + 2, end));
   if (!parts || (parts.target && !wikilinkTargetPath(parts.target))) return false;
@@ -224,6 +241,10 @@ export function folioDocsPlugin(md: MarkdownIt): void {
     const fragment = parts.anchor ? `#${slugify(parts.anchor)}` : '';
     if (!parts.target) return `<a class="wikilink" href="${escapeHtml(fragment)}">${label}</a>`;
     const path = wikilinkTargetPath(parts.target) ?? parts.target;
+    if (env.deferWikilink) {
+      const { open, close } = env.deferWikilink(path, fragment);
+      return `${open}${label}${close}`;
+    }
     const href = env.resolveWikilink?.(path) ?? null;
     if (href === null)
       return `<span class="wikilink-missing" title="Missing page: ${escapeHtml(path)}">${label}</span>`;

@@ -8,8 +8,7 @@
  * rewritten during sanitising so raw `<img src>` gets the same treatment as `![]()`.
  */
 import MarkdownIt from 'markdown-it';
-import type { PluginSimple, Token } from 'markdown-it';
-import anchor from 'markdown-it-anchor';
+import type { PluginSimple } from 'markdown-it';
 import footnote from 'markdown-it-footnote';
 import sanitizeHtml from 'sanitize-html';
 import hljs from 'highlight.js/lib/core';
@@ -31,6 +30,7 @@ import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 import { escapeHtml } from './escape.js';
+import { headingAnchorPlugin } from './heading-anchors.js';
 import { isExternalHref, isPageHref, slugify, splitHref } from './links.js';
 import { folioCommentPlugin, folioDocsPlugin, inlineText, type PluginEnv } from './markdown-plugins.js';
 
@@ -45,6 +45,11 @@ export interface RenderContext {
    * receiving the href as written (percent-encoded). Without it they are left as-is.
    */
   rewriteHref?: (href: string) => string;
+  /**
+   * When set, a wikilink to a page renders as `open` + label + `close` instead of being
+   * resolved now (see deferred-links.ts: rendering in a worker, resolving in the caller).
+   */
+  deferWikilink?: (targetPath: string, fragment: string) => { open: string; close: string };
 }
 
 /** One heading of the page; `text` is plain text, `id` the anchor target. */
@@ -208,20 +213,7 @@ export function createRenderer(): MarkdownRenderer {
   // @types/markdown-it-footnote is typed against markdown-it's CJS typings; same runtime object.
   md.use(footnote as unknown as PluginSimple);
   md.use(folioDocsPlugin);
-  md.use(anchor, {
-    slugify,
-    getTokensText: (tokens: Token[]) => inlineText(tokens).trim(),
-    uniqueSlugStartIndex: 1,
-    tabIndex: false,
-    // GitHub's pattern: a labelled link after the heading, not inside it, so the
-    // heading's accessible name stays clean and the link is not an aria-hidden focus trap.
-    permalink: anchor.permalink.linkAfterHeader({
-      style: 'aria-label',
-      assistiveText: (title: string) => `Permalink: ${title.replace(/\s+/g, ' ').trim()}`,
-      symbol: '#',
-      wrapper: ['<div class="md-heading">', '</div>'],
-    }),
-  });
+  headingAnchorPlugin(md, { slugify, headingText: (children) => inlineText(children).trim() });
   const footnoteAnchor = md.renderer.rules.footnote_anchor;
   if (footnoteAnchor) {
     md.renderer.rules.footnote_anchor = (...args) =>
@@ -234,7 +226,11 @@ export function createRenderer(): MarkdownRenderer {
 
   return {
     render(body: string, ctx: RenderContext): RenderedPage {
-      const env: PluginEnv = { pagePath: ctx.pagePath, resolveWikilink: ctx.resolveWikilink };
+      const env: PluginEnv = {
+        pagePath: ctx.pagePath,
+        resolveWikilink: ctx.resolveWikilink,
+        ...(ctx.deferWikilink ? { deferWikilink: ctx.deferWikilink } : {}),
+      };
       const tokens = md.parse(body, env);
       const toc: TocEntry[] = [];
       let title: string | undefined;

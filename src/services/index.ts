@@ -97,6 +97,7 @@ export async function createServices(deps: ServiceDeps) {
     lock: workspaceLock,
     dataDir,
     frontmatterMode,
+    maxPageBytes: config.gitMaxPageBytes,
   });
   const workspaces = createWorkspaces({
     ...{ store, clock, logger, access, searchIndex, dataDir },

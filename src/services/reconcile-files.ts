@@ -85,18 +85,35 @@ export async function eachLimited<T>(
 
 /**
  * Every page file of the tree, in path order, read with its mtime; `skipped` lists the
- * files the API could not address (reserved or non-canonical names) and why.
+ * files the API could not address (reserved or non-canonical names) and the files above
+ * `maxPageBytes`, which are neither read nor indexed (parsing, hashing and indexing a file
+ * of tens of megabytes would hold the server up for a minute), each with the reason.
  */
-export async function scanPages(files: WorkspaceFiles): Promise<{ found: Found[]; skipped: SkippedFile[] }> {
+export async function scanPages(
+  files: WorkspaceFiles,
+  maxPageBytes = Infinity,
+): Promise<{ found: Found[]; skipped: SkippedFile[] }> {
   const { readable, skipped } = sortPages(await files.listPages());
+  const oversized = new Set<string>();
   const read: Array<Found | undefined> = new Array(readable.length);
   await eachLimited(readable, FILES_AT_ONCE, async (path, i) => {
+    const size = maxPageBytes === Infinity ? 0 : ((await files.stat(path))?.size ?? 0);
+    if (size > maxPageBytes) {
+      oversized.add(path);
+      return;
+    }
     const listed = await files.readListed(path);
     if (!listed) return; // removed while we walked
     const { file, stat } = listed;
     const id = file.error === undefined ? readPageMeta(file.frontmatter).id : undefined;
     read[i] = { path, file, mtime: stat.mtime.toISOString(), fmId: id && ULID_RE.test(id) ? id : undefined };
   });
+  for (const path of readable.filter((p) => oversized.has(p))) {
+    skipped.push({
+      path,
+      reason: `larger than the ${maxPageBytes}-byte limit for pages (GIT_MAX_PAGE_BYTES)`,
+    });
+  }
   return { found: read.filter((f): f is Found => f !== undefined), skipped };
 }
 

@@ -42,7 +42,7 @@ export interface ReconcileSummary {
   removed: number;
   ids_written: number;
   unchanged: number;
-  /** Files the API could not address (reserved or non-canonical names), left out of the index, and why. */
+  /** Files left out of the index, and why: names the API cannot address, pages above the size limit. */
   skipped: SkippedFile[];
   changed: string[];
 }
@@ -55,6 +55,8 @@ export interface ReconcilerDeps {
   lock: WorkspaceLock;
   dataDir: string;
   frontmatterMode: FrontmatterMode;
+  /** Page files above this size are reported in `skipped`, not indexed (default: no limit). */
+  maxPageBytes?: number;
 }
 
 interface Assigned {
@@ -156,7 +158,9 @@ export function createReconciler(deps: ReconcilerDeps) {
         `${meta} is missing, so ${files.root} is not this workspace's tree; the index was left as it is`,
       );
     }
-    const { found, skipped } = await scanPages(files);
+    const { found, skipped } = await scanPages(files, deps.maxPageBytes);
+    if (skipped.length > 0)
+      deps.logger.warn({ workspace_id: workspace.id, skipped }, 'some files were left out of the index');
     const { assigned, removed } = await match(workspace.id, rows, found);
     const withIds = await writePageIds(
       files,

@@ -7,8 +7,10 @@
 import { contentHash } from '../domain/frontmatter.js';
 import { renderSitePage, type ShellInput } from '../render/layout.js';
 import { isPageHref, resolvePageTarget, resolveRelativeHref, splitHref } from '../render/links.js';
-import type { RenderedPage } from '../render/markdown.js';
-import { pageRenderer } from '../render/markdown-loader.js';
+import { resolveDeferredLinks } from '../render/deferred-links.js';
+import type { RenderContext, RenderedPage } from '../render/markdown.js';
+import { plainPage } from '../render/plain-page.js';
+import { RenderTimeoutError, type RenderPool } from '../render/render-pool.js';
 import { RenderCache, renderCacheKey, type RenderCacheOptions } from '../render/render-cache.js';
 import {
   breadcrumbs,
@@ -30,9 +32,31 @@ export interface DocumentExtras {
   feedHref?: string;
 }
 
-/** The shared renderer; build one per process (markdown-it set-up is the costly part). */
-export function createSiteRenderer(options?: RenderCacheOptions) {
-  const cache = new RenderCache(options);
+/** How the site renderer renders bodies: its cache, its worker pool and its size limit. */
+export interface SiteRendererOptions {
+  cache?: RenderCacheOptions;
+  pool: RenderPool;
+  /** Bodies above this many UTF-8 bytes are shown as plain text, not rendered. */
+  maxBytes: number;
+}
+
+/** The shared renderer; build one per process (one cache, one worker pool). */
+export function createSiteRenderer(options: SiteRendererOptions) {
+  const cache = new RenderCache(options.cache);
+  /** Renders in progress by cache key, so concurrent requests for a page render it once. */
+  const inFlight = new Map<string, Promise<RenderedPage>>();
+
+  async function render(markdown: string, ctx: RenderContext): Promise<RenderedPage> {
+    if (Buffer.byteLength(markdown, 'utf8') > options.maxBytes)
+      return plainPage(markdown, { kind: 'too-large', limitBytes: options.maxBytes });
+    try {
+      return resolveDeferredLinks(await options.pool.renderPage(markdown, ctx.pagePath), ctx);
+    } catch (err) {
+      if (err instanceof RenderTimeoutError)
+        return plainPage(markdown, { kind: 'too-slow', timeoutMs: err.timeoutMs });
+      throw err;
+    }
+  }
 
   /** A page body as sanitised HTML with its links pointing where `linker` says. */
   async function body(
@@ -41,21 +65,28 @@ export function createSiteRenderer(options?: RenderCacheOptions) {
     markdown: string,
     linker: Linker,
   ): Promise<RenderedPage> {
-    const renderer = await pageRenderer();
     const key = renderCacheKey(
       contentHash(markdown),
       `${linker.key}\u0000${source.linkKey}\u0000${page.path}`,
     );
-    return cache.getOrRender(key, () =>
-      renderer.render(markdown, {
-        pagePath: page.path,
-        resolveWikilink: (target) => {
-          const found = resolvePageTarget(target, source.byPath);
-          return found ? linker.page(found) : null;
-        },
-        rewriteHref: (href) => rewriteHref(source, page, linker, href),
-      }),
-    );
+    const cached = cache.get(key) ?? (await inFlight.get(key));
+    if (cached) return cached;
+    const rendering = render(markdown, {
+      pagePath: page.path,
+      resolveWikilink: (target) => {
+        const found = resolvePageTarget(target, source.byPath);
+        return found ? linker.page(found) : null;
+      },
+      rewriteHref: (href) => rewriteHref(source, page, linker, href),
+    });
+    inFlight.set(key, rendering);
+    try {
+      const rendered = await rendering;
+      cache.set(key, rendered);
+      return rendered;
+    } finally {
+      inFlight.delete(key);
+    }
   }
 
   return {

@@ -17,6 +17,7 @@ import type { Reconciler } from './reconcile.js';
 import type { SettingsService } from './settings.js';
 import { createSite } from './site.js';
 import { createSiteContext } from './site-context.js';
+import { createRenderPool } from '../render/render-pool.js';
 import { createSiteRenderer } from './site-render.js';
 import { createVersions } from './versions.js';
 
@@ -58,7 +59,8 @@ export function createSiteServices(deps: SiteServicesDeps) {
     ...{ store, clock, access, logger, publicUrl: config.publicUrl },
     resolver: deps.txtResolver ?? systemTxtResolver,
   });
-  const renderer = createSiteRenderer();
+  const renderPool = createRenderPool({ workers: config.render.workers, timeoutMs: config.render.timeoutMs });
+  const renderer = createSiteRenderer({ pool: renderPool, maxBytes: config.render.maxBytes });
   const context = createSiteContext({
     store,
     events: deps.events,
@@ -90,6 +92,7 @@ export function createSiteServices(deps: SiteServicesDeps) {
     stop() {
       customDomains.stop();
       analytics.stop();
+      void renderPool.close();
     },
   };
 }

@@ -98,6 +98,23 @@ describeEachDatabase('pulling from the remote ($name)', (target: DatabaseTarget)
     });
   });
 
+  it('leaves a pulled page above GIT_MAX_PAGE_BYTES out of the index and indexes the rest', async () => {
+    env = await startSync(target, { env: { GIT_MAX_PAGE_BYTES: '4096' } });
+    const bare = await createBareRepo(env.tmp, 'docs');
+    const { ws, clone } = await seeded(fileUrl(bare), bare);
+    await commitFile(clone, 'huge.md', `# Huge\n\n${'# h\n'.repeat(2_000)}`, bob);
+    await commitFile(clone, 'small.md', '# Small\n\nFits.\n', bob);
+    await pushClone(clone);
+
+    const sync = await as('POST', `/api/v1/workspaces/${ws.id}/sync`);
+    expect(sync.status).toBe(200);
+    expect(sync.body).toEqual({ status: 'completed', changes: { added: 1, updated: 0, deleted: 0 } });
+    expect((await as('GET', pageUrl(ws.slug, 'small.md'))).status).toBe(200);
+    expect((await as('GET', pageUrl(ws.slug, 'huge.md'))).status).toBe(404);
+    // The file itself stays in the workspace, as git has it.
+    expect(fs.existsSync(path.join(treeOf(env, ws.id), 'huge.md'))).toBe(true);
+  });
+
   it('keeps page_id and comments when a file is renamed in git, and deletes what git deleted', async () => {
     env = await startSync(target);
     const bare = await createBareRepo(env.tmp, 'docs');
