@@ -110,6 +110,8 @@ export interface SearchPageInput extends ShellInput {
 export interface NotFoundPageInput extends ShellInput {
   /** For members-only sites: where an anonymous reader signs in (CONTRACT.md part 6). */
   signInHref?: string;
+  /** The site's sidebar, when the 404 is inside a site the reader may see. */
+  nav?: NavNode[];
 }
 
 // Runs in <head> so a stored choice applies before first paint (no flash of the wrong
@@ -341,9 +343,10 @@ export function renderNotFoundPage(input: NotFoundPageInput): string {
   const home = input.basePath
     ? `<p><a href="${safeHref(rootHref(input.basePath))}">Go to the home page</a></p>`
     : '';
-  const body =
+  const main =
     `<main id="content" class="status-page" tabindex="-1"><p class="status-code" aria-hidden="true">404</p>` +
-    `<h1>Page not found</h1><p>The page you are looking for does not exist or has moved.</p>${signIn}${home}</main>\n` +
-    siteFooter(input.siteTitle);
-  return documentShell(input, { title: `Page not found · ${input.siteTitle}`, noindex: true }, body);
+    `<h1>Page not found</h1><p>The page you are looking for does not exist or has moved.</p>${signIn}${home}</main>`;
+  const hasNav = Boolean(input.nav?.length);
+  const body = `${hasNav ? `<div class="site-body">${main}${siteNav(input.nav)}</div>` : main}\n${siteFooter(input.siteTitle)}`;
+  return documentShell(input, { title: `Page not found · ${input.siteTitle}`, noindex: true, hasNav }, body);
 }

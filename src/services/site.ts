@@ -30,7 +30,7 @@ import {
   FEED_FILES,
   type FeedSite,
 } from './site-feeds.js';
-import type { Linker } from './site-nav.js';
+import { navNodes, type Linker } from './site-nav.js';
 import { encodePath, type Chrome, type SiteRenderer } from './site-render.js';
 import {
   consentForm,
@@ -44,6 +44,7 @@ import {
 import type { SiteContext, SiteState } from './site-context.js';
 import type { SiteSource } from './site-source.js';
 import type { ServedUpload } from './uploads.js';
+import { readSettings } from './settings.js';
 import { LIVE_VERSION_SLUG } from './versions.js';
 
 /** One request to the site, as the adapter parsed it. */
@@ -138,18 +139,13 @@ export function createSite(deps: SiteDeps) {
     };
   }
 
-  function notFound(
-    served: Pick<Served, 'state' | 'mount' | 'base'> | null,
-    root: string,
-    signInHref?: string,
-  ): SiteResponse {
+  /** The 404 page; inside a site it keeps the site's header, search and sidebar so a reader can go on. */
+  function notFound(served: Served | null, root: string, signInHref?: string): SiteResponse {
     const theme = served?.state.settings.theme ?? 'default';
     const html = renderNotFoundPage({
-      siteTitle: served?.state.settings.site_title ?? 'Documentation',
-      theme,
-      nonce: NONCE_PLACEHOLDER,
+      ...(served ? chrome(served, null) : { siteTitle: 'Documentation', theme, nonce: NONCE_PLACEHOLDER }),
       cssHref: themeHref(root, theme),
-      ...(served ? { basePath: served.base } : {}),
+      ...(served ? { nav: navNodes(served.source.map, served.linker, { page: '' }) } : {}),
       ...(signInHref ? { signInHref } : {}),
     });
     return { type: 'document', status: 404, chunks: documentChunks(html), etag: null, cache: 'revalidate' };
@@ -235,6 +231,7 @@ export function createSite(deps: SiteDeps) {
     const html = renderSearchPage({
       ...chrome(served, footer ? `${served.base}search` : null),
       searchAction: `${served.base}search`,
+      nav: navNodes(served.source.map, served.linker, { page: '' }),
       query,
       total,
       results,
@@ -280,6 +277,9 @@ export function createSite(deps: SiteDeps) {
       const folder = rest.slice(0, -1);
       if (source.byPath.has(`${folder}/index.md`)) return pageResponse(served, `${folder}/index.md`, req);
       if (source.map.folders.has(folder)) return folderResponse(served, folder);
+      // `guides/setup/` for the page `guides/setup.md`: readers and link checkers add slashes.
+      const page = source.byPath.get(`${folder.replace(/\.md$/i, '')}.md`);
+      if (page) return { type: 'redirect', location: served.linker.page(page.path) };
     } else {
       const bare = rest.replace(/\.md$/i, '');
       const page = source.byPath.get(`${bare}.md`);
@@ -358,6 +358,30 @@ export function createSite(deps: SiteDeps) {
       }
       const source = state.defaultVersion ? await context.version(state, state.defaultVersion) : state.live;
       return serveFrom(source, root, path);
+    },
+
+    /**
+     * The host's own robots.txt: crawlers read only the root one, so it lists the sitemap of
+     * every public site (members-only sites stay unlisted) and keeps them out of the API and app.
+     */
+    async rootRobotsTxt(): Promise<SiteResponse> {
+      const rows = await deps.store.db
+        .selectFrom('workspaces')
+        .selectAll()
+        .where('deleted_at', 'is', null)
+        .orderBy('slug')
+        .execute();
+      const sitemaps = rows
+        .filter((row) => readSettings(row, { frontmatterMode: 'lenient' }).public_site)
+        .map((row) => `Sitemap: ${deps.publicUrl}/p/${encodeURIComponent(row.slug)}/sitemap.xml\n`);
+      const body = `User-agent: *\nAllow: /p/\nDisallow: /\n${sitemaps.length ? `\n${sitemaps.join('')}` : ''}`;
+      return {
+        type: 'text',
+        contentType: FEED_FILES['robots.txt'],
+        body,
+        etag: weakEtag(body),
+        cache: 'public',
+      };
     },
 
     /** The workspace's settings or versions changed: stop serving what was cached for it. */

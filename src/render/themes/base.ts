@@ -264,6 +264,7 @@ details>summary{cursor:pointer}
 .search-results p{margin:0}
 .search-path{font-size:.8125rem;color:var(--muted)}
 .status-page{max-width:36rem;margin:0 auto;padding:5rem 1.25rem;text-align:center}
+.site-body>.status-page{grid-area:main;margin:0}
 .status-code{font:700 4rem/1 var(--font-heading);color:var(--muted);margin:0}
 @media (max-width:74.99rem){
 .site-body{grid-template-columns:14.5rem minmax(0,1fr);grid-template-areas:"nav main";gap:2rem}

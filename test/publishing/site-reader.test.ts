@@ -1,0 +1,74 @@
+/**
+ * The published site as a reader meets it: URLs with and without trailing slashes, the
+ * 404 page, the host's robots.txt, wikilinks by title and file name, the page header,
+ * Markdown beside each page and the llms.txt files, and the small furniture of a page.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseTargets } from '../helpers/databases.js';
+import type { TestServer } from '../helpers/server.js';
+import { registerUser, type TestUser } from '../helpers/users.js';
+import { createPage, createWorkspace, type TestWorkspace } from '../helpers/workspace-access.js';
+import { get, setSettings, startPublishing } from './publishing-helpers.js';
+
+describe.each(databaseTargets())('published site for readers ($name)', (target) => {
+  let server: TestServer;
+  let owner: TestUser;
+  let ws: TestWorkspace;
+
+  beforeAll(async () => {
+    server = await startPublishing({}, target);
+    owner = await registerUser(server);
+    ws = await createWorkspace(server, owner, 'manual');
+    const page = (path: string, fields: Parameters<typeof createPage>[4]) =>
+      createPage(server, owner, ws, path, fields);
+    await page('index.md', { title: 'Manual', body: '# Manual\n\nStart here.\n', publish: true });
+    await page('guides/deployment.md', {
+      title: 'Deployment',
+      description: 'Shipping to production',
+      body: '# Deployment\n\n## Blue-green deploys\n\nSwap traffic.\n\n## Rollback\n\nSwap back.\n',
+      publish: true,
+    });
+    await setSettings(server, owner, ws, { public_site: true, site_title: 'The Manual' });
+  });
+
+  afterAll(() => server.close());
+
+  describe('URLs and the 404 page', () => {
+    it('redirects a page URL with a trailing slash to the page', async () => {
+      const res = await get(server, '/p/manual/guides/deployment/');
+      expect(res.status).toBe(301);
+      expect(res.headers.get('location')).toBe('/p/manual/guides/deployment');
+    });
+
+    it('gives the 404 page the site header, search and sidebar', async () => {
+      const res = await get(server, '/p/manual/guides/nowhere');
+      expect(res.status).toBe(404);
+      expect(res.text).toContain('<h1>Page not found</h1>');
+      expect(res.text).toContain('<form class="site-search" role="search" action="/p/manual/search"');
+      expect(res.text).toContain('<nav id="site-nav" class="site-nav" aria-label="Pages">');
+      expect(res.text).toContain('<a href="/p/manual/guides/deployment">Deployment</a>');
+      expect(res.text).toContain('<a class="site-title" href="/p/manual/">The Manual</a>');
+    });
+
+    it('answers /p/ with a 404 page rather than a redirect to /p//', async () => {
+      const res = await get(server, '/p/');
+      expect(res.status).toBe(404);
+      expect(res.headers.get('location')).toBeNull();
+      expect(res.text).toContain('Page not found');
+    });
+  });
+
+  describe('robots.txt at the host root', () => {
+    it('lists the sitemap of every public site and none of a members-only one', async () => {
+      const hidden = await createWorkspace(server, owner, 'internal-notes');
+      await setSettings(server, owner, hidden, { public_site: false });
+      const res = await get(server, '/robots.txt');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+      expect(res.text).toContain('User-agent: *\n');
+      expect(res.text).toContain('Allow: /p/\n');
+      expect(res.text).toMatch(/\nSitemap: https?:\/\/[^/\s]+\/p\/manual\/sitemap\.xml\n/);
+      expect(res.text).not.toContain('internal-notes');
+    });
+  });
+});
