@@ -50,7 +50,7 @@ export function createSiteRenderer(options?: RenderCacheOptions) {
       renderer.render(markdown, {
         pagePath: page.path,
         resolveWikilink: (target) => {
-          const found = resolvePageTarget(target, source.byPath);
+          const found = source.wikilinks.resolvePath(target);
           return found ? linker.page(found) : null;
         },
         rewriteHref: (href) => rewriteHref(source, page, linker, href),

@@ -28,6 +28,20 @@ describe.each(databaseTargets())('published site for readers ($name)', (target) 
       body: '# Deployment\n\n## Blue-green deploys\n\nSwap traffic.\n\n## Rollback\n\nSwap back.\n',
       publish: true,
     });
+    await page('reference/config-ref.md', {
+      title: 'Configuration reference',
+      body: 'Every setting.\n',
+      publish: true,
+    });
+    await page('guides/overview.md', { title: 'Overview', body: 'Guides overview.\n', publish: true });
+    await page('reference/overview.md', { title: 'Overview', body: 'Reference overview.\n', publish: true });
+    await page('guides/linking.md', {
+      title: 'Linking',
+      body:
+        'See [[Configuration reference]], [[deployment|how to deploy]], [[config-ref#Every]] ' +
+        'and [[reference/overview]]; [[Overview]] is ambiguous.\n',
+      publish: true,
+    });
     await setSettings(server, owner, ws, { public_site: true, site_title: 'The Manual' });
   });
 
@@ -55,6 +69,40 @@ describe.each(databaseTargets())('published site for readers ($name)', (target) 
       expect(res.status).toBe(404);
       expect(res.headers.get('location')).toBeNull();
       expect(res.text).toContain('Page not found');
+    });
+  });
+
+  describe('wikilinks', () => {
+    it('resolves a wikilink by path, then by unique file name, then by unique title', async () => {
+      const res = await get(server, '/p/manual/guides/linking');
+      expect(res.status).toBe(200);
+      expect(res.text).toContain(
+        '<a class="wikilink" href="/p/manual/reference/config-ref">Configuration reference</a>',
+      );
+      expect(res.text).toContain('<a class="wikilink" href="/p/manual/guides/deployment">how to deploy</a>');
+      expect(res.text).toContain('<a class="wikilink" href="/p/manual/reference/config-ref#every">');
+      expect(res.text).toContain('<a class="wikilink" href="/p/manual/reference/overview">');
+      // Two pages are titled "Overview": the link goes to neither.
+      expect(res.text).toContain(
+        '<span class="wikilink-missing" title="Missing page: Overview.md">Overview</span>',
+      );
+    });
+
+    it('reports an ambiguous wikilink in the quality scan, naming the candidates', async () => {
+      const res = await server.request('GET', `/api/v1/workspaces/${ws.id}/quality`, { token: owner.token });
+      expect(res.status).toBe(200);
+      const linking = res.body.pages.find((p: { path: string }) => p.path === 'guides/linking.md');
+      expect(linking.issues).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            type: 'ambiguous_link',
+            target: 'Overview',
+            message: expect.stringContaining('guides/overview.md, reference/overview.md'),
+          }),
+        ]),
+      );
+      expect(linking.issues.filter((i: { type: string }) => i.type === 'dead_link')).toEqual([]);
+      expect(res.body.issue_counts.ambiguous_link).toBe(1);
     });
   });
 
