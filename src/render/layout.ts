@@ -278,20 +278,26 @@ function siteFooter(siteTitle: string, description?: string, extra = ''): string
   return `<footer class="site-footer"><div class="site-footer-inner">${about}${extra}<p>Published with Folio</p></div></footer>`;
 }
 
+/** A body's first element when it is an h1, with the permalink wrapper markdown.ts puts around headings. */
+const LEADING_H1 =
+  /^\s*(?:<div class="md-heading">\s*<h1[\s>][\s\S]*?<\/h1>[\s\S]*?<\/div>|<h1[\s>][\s\S]*?<\/h1>)/;
+
 /** A complete published page: header, navigation, breadcrumbs, article, table of contents, pager, footer. */
 export function renderSitePage(input: SitePageInput): string {
   const { page } = input;
-  // The body's own leading h1 is the title; otherwise the layout supplies one.
-  const hasH1 = /^\s*(?:<div class="md-heading">\s*)?<h1[\s>]/.test(page.html);
+  // The body's own leading h1 is the title, so it moves into the header above the
+  // description; otherwise the layout supplies one.
+  const leading = LEADING_H1.exec(page.html);
+  const html = leading ? page.html.slice(leading[0].length) : page.html;
   const header =
-    (hasH1 ? '' : `<h1>${escapeHtml(page.title)}</h1>`) +
+    (leading ? leading[0].trim() : `<h1>${escapeHtml(page.title)}</h1>`) +
     (page.description ? `<p class="lede">${escapeHtml(page.description)}</p>` : '');
   const toc = tocList(page.toc);
   const main =
     `<main id="content" class="page" tabindex="-1">${breadcrumbTrail(input.breadcrumbs, page.title)}` +
     `<article class="article">${header ? `<header class="article-header">${header}</header>` : ''}` +
     (toc ? `<details class="toc-inline"><summary>On this page</summary>${toc}</details>` : '') +
-    `<div class="prose">\n${page.html}\n</div>${updated(page.updatedAt)}</article>${pager(input.prev, input.next)}</main>`;
+    `<div class="prose">\n${html}\n</div>${updated(page.updatedAt)}</article>${pager(input.prev, input.next)}</main>`;
   const aside = toc
     ? `<aside class="toc-aside"><p class="toc-title" aria-hidden="true">On this page</p>${toc}</aside>`
     : '';

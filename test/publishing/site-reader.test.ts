@@ -72,6 +72,23 @@ describe.each(databaseTargets())('published site for readers ($name)', (target) 
     });
   });
 
+  describe('page header', () => {
+    it("prints the body's own h1 first, then the description, then the table of contents", async () => {
+      const res = await get(server, '/p/manual/guides/deployment');
+      expect(res.status).toBe(200);
+      const h1 = res.text.indexOf('<h1');
+      const lede = res.text.indexOf('<p class="lede">Shipping to production</p>');
+      const toc = res.text.indexOf('<details class="toc-inline">');
+      expect(h1).toBeGreaterThan(-1);
+      expect(lede).toBeGreaterThan(h1);
+      expect(toc).toBeGreaterThan(lede);
+      expect(res.text.match(/<h1[\s>]/g)).toHaveLength(1);
+      expect(res.text).toMatch(
+        /<header class="article-header"><div class="md-heading">\s*<h1 id="deployment">Deployment<\/h1>/,
+      );
+    });
+  });
+
   describe('wikilinks', () => {
     it('resolves a wikilink by path, then by unique file name, then by unique title', async () => {
       const res = await get(server, '/p/manual/guides/linking');
