@@ -30,7 +30,8 @@ import {
   FEED_FILES,
   type FeedSite,
 } from './site-feeds.js';
-import { navNodes, type Linker } from './site-nav.js';
+import { publishedMarkdown } from './site-markdown.js';
+import { navNodes, type Linker, type SitePage } from './site-nav.js';
 import { encodePath, type Chrome, type SiteRenderer } from './site-render.js';
 import {
   consentForm,
@@ -260,6 +261,18 @@ export function createSite(deps: SiteDeps) {
     return { type: 'text', contentType: FEED_FILES[name], body, etag: weakEtag(body), cache: served.cache };
   }
 
+  async function markdownResponse(served: Served, page: SitePage): Promise<SiteResponse> {
+    const site = { origin: served.mount.origin, linker: served.linker };
+    const body = publishedMarkdown(served.source, page, await served.source.body(page), site);
+    return {
+      type: 'text',
+      contentType: 'text/markdown; charset=utf-8',
+      body,
+      etag: weakEtag(body),
+      cache: served.cache,
+    };
+  }
+
   /** Resolves a path inside one source: root, search, feeds, uploads, folders, pages, moved pages. */
   async function within(served: Served, rest: string, req: SiteRequest): Promise<SiteResponse> {
     const { source, base } = served;
@@ -281,6 +294,9 @@ export function createSite(deps: SiteDeps) {
       const page = source.byPath.get(`${folder.replace(/\.md$/i, '')}.md`);
       if (page) return { type: 'redirect', location: served.linker.page(page.path) };
     } else {
+      // `<page>.md` beside each page: its published Markdown (llmstxt.org).
+      const markdownOf = /\.md$/i.test(rest) ? source.byPath.get(rest) : undefined;
+      if (markdownOf) return markdownResponse(served, markdownOf);
       const bare = rest.replace(/\.md$/i, '');
       const page = source.byPath.get(`${bare}.md`);
       if (page) {

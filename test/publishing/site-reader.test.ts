@@ -123,6 +123,37 @@ describe.each(databaseTargets())('published site for readers ($name)', (target) 
     });
   });
 
+  describe('Markdown for machines', () => {
+    it('serves <page>.md beside each page: title once, description, links resolved to URLs', async () => {
+      const res = await get(server, '/p/manual/guides/linking.md');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+      expect(res.text).toMatch(/^# Linking\n\n/);
+      expect(res.text).toMatch(
+        /See \[Configuration reference\]\(https?:\/\/[^)\s]+\/p\/manual\/reference\/config-ref\), \[how to deploy\]\(https?:\/\/[^)\s]+\/p\/manual\/guides\/deployment\)/,
+      );
+      expect(res.text).not.toContain('[[');
+      const deployment = await get(server, '/p/manual/guides/deployment.md');
+      expect(deployment.text).toMatch(/^# Deployment\n\n> Shipping to production\n\n## Blue-green deploys/);
+      expect(deployment.text.match(/^# /gm)).toHaveLength(1);
+      expect((await get(server, '/p/manual/index.md')).text).toMatch(/^# Manual\n\nStart here\.\n$/);
+    });
+
+    it("links llms.txt to each page's Markdown and resolves links in llms-full.txt without repeating h1s", async () => {
+      const llms = await get(server, '/p/manual/llms.txt');
+      expect(llms.text).toMatch(
+        /- \[Deployment\]\(https?:\/\/[^)\s]+\/p\/manual\/guides\/deployment\.md\): Shipping/,
+      );
+      const full = await get(server, '/p/manual/llms-full.txt');
+      expect(full.text).not.toContain('[[');
+      expect(full.text).toMatch(/\[how to deploy\]\(https?:\/\/[^)\s]+\/p\/manual\/guides\/deployment\)/);
+      expect(full.text.match(/^# Deployment$/gm)).toHaveLength(1);
+      expect(full.text).toMatch(
+        /# Deployment\n\nURL: \S+\/p\/manual\/guides\/deployment\n\n> Shipping to production\n\n## Blue/,
+      );
+    });
+  });
+
   describe('robots.txt at the host root', () => {
     it('lists the sitemap of every public site and none of a members-only one', async () => {
       const hidden = await createWorkspace(server, owner, 'internal-notes');
