@@ -188,7 +188,7 @@ function siteHeader(input: ShellInput, toggle: boolean, hasNav: boolean): string
         .join('')}</ul></details>`
     : '';
   const search = input.searchAction
-    ? `<form class="site-search" role="search" action="${safeHref(input.searchAction)}" method="get">` +
+    ? `<form class="site-search" role="search" aria-label="Site" action="${safeHref(input.searchAction)}" method="get">` +
       '<label class="visually-hidden" for="site-search-q">Search the documentation</label>' +
       '<input id="site-search-q" type="search" name="q" placeholder="Search…" autocomplete="off" enterkeyhint="search">' +
       '<button type="submit">Search</button></form>'
@@ -238,13 +238,12 @@ function siteNav(nav: NavNode[] | undefined): string {
   return `<nav id="site-nav" class="site-nav" aria-label="Pages">${navList(nav, countNodes(nav) <= 40)}</nav>`;
 }
 
-function tocList(toc: TocEntry[]): string {
+/** The page's contents as a list; null when too short to be worth one. */
+function tocItems(toc: TocEntry[]): string | null {
   const items = toc
     .filter((e) => e.level === 2 || e.level === 3)
     .map((e) => `<li class="toc-l${e.level}"><a href="#${escapeHtml(e.id)}">${escapeHtml(e.text)}</a></li>`);
-  return items.length < 2
-    ? ''
-    : `<nav class="toc" aria-label="On this page"><ol>${items.join('')}</ol></nav>`;
+  return items.length < 2 ? null : `<ol>${items.join('')}</ol>`;
 }
 
 function breadcrumbTrail(crumbs: LinkRef[], current: string): string {
@@ -292,14 +291,18 @@ export function renderSitePage(input: SitePageInput): string {
   const header =
     (leading ? leading[0].trim() : `<h1>${escapeHtml(page.title)}</h1>`) +
     (page.description ? `<p class="lede">${escapeHtml(page.description)}</p>` : '');
-  const toc = tocList(page.toc);
+  // Shown twice (inline on narrow screens, aside on wide ones, one hidden by CSS), but only
+  // the aside is a navigation landmark, so assistive technology lists "On this page" once.
+  const toc = tocItems(page.toc);
   const main =
     `<main id="content" class="page" tabindex="-1">${breadcrumbTrail(input.breadcrumbs, page.title)}` +
     `<article class="article">${header ? `<header class="article-header">${header}</header>` : ''}` +
-    (toc ? `<details class="toc-inline"><summary>On this page</summary>${toc}</details>` : '') +
+    (toc
+      ? `<details class="toc-inline"><summary>On this page</summary><div class="toc">${toc}</div></details>`
+      : '') +
     `<div class="prose">\n${html}\n</div>${updated(page.updatedAt)}</article>${pager(input.prev, input.next)}</main>`;
   const aside = toc
-    ? `<aside class="toc-aside"><p class="toc-title" aria-hidden="true">On this page</p>${toc}</aside>`
+    ? `<aside class="toc-aside"><p class="toc-title" aria-hidden="true">On this page</p><nav class="toc" aria-label="On this page">${toc}</nav></aside>`
     : '';
   const body = `<div class="site-body">${main}${aside}${siteNav(input.nav)}</div>\n${siteFooter(input.siteTitle, input.siteDescription, input.footerHtml)}`;
   const title = page.title === input.siteTitle ? page.title : `${page.title} · ${input.siteTitle}`;
@@ -332,7 +335,7 @@ export function renderSearchPage(input: SearchPageInput): string {
     .join('');
   const main =
     `<main id="content" class="page" tabindex="-1"><h1>Search</h1>` +
-    `<form class="search-form" role="search" action="${safeHref(input.searchAction)}" method="get">` +
+    `<form class="search-form" role="search" aria-label="Search results" action="${safeHref(input.searchAction)}" method="get">` +
     `<label class="visually-hidden" for="search-q">Search the documentation</label>` +
     `<input id="search-q" type="search" name="q" value="${escapeHtml(input.query)}"><button type="submit">Search</button></form>` +
     `${summary}${results ? `<ol class="search-results">${results}</ol>` : ''}</main>`;

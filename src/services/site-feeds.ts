@@ -71,9 +71,11 @@ export function rssXml(source: SiteSource, site: FeedSite): string {
       '</item>',
   );
   const home = url(site, site.linker.folder(''));
+  // Feed readers find the feed's own canonical address here (RSS Advisory Board's recommendation).
+  const self = `<atom:link href="${escapeHtml(`${home}rss.xml`)}" rel="self" type="application/rss+xml"/>`;
   return (
-    '<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0"><channel>' +
-    `<title>${escapeHtml(site.title)}</title><link>${escapeHtml(home)}</link>` +
+    '<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"><channel>' +
+    `<title>${escapeHtml(site.title)}</title><link>${escapeHtml(home)}</link>${self}` +
     `<description>${escapeHtml(site.description || site.title)}</description>` +
     `<generator>Folio</generator>\n${items.join('\n')}\n</channel></rss>\n`
   );

@@ -58,7 +58,9 @@ describe.each(databaseTargets())('published site for readers ($name)', (target) 
       const res = await get(server, '/p/manual/guides/nowhere');
       expect(res.status).toBe(404);
       expect(res.text).toContain('<h1>Page not found</h1>');
-      expect(res.text).toContain('<form class="site-search" role="search" action="/p/manual/search"');
+      expect(res.text).toContain(
+        '<form class="site-search" role="search" aria-label="Site" action="/p/manual/search"',
+      );
       expect(res.text).toContain('<nav id="site-nav" class="site-nav" aria-label="Pages">');
       expect(res.text).toContain('<a href="/p/manual/guides/deployment">Deployment</a>');
       expect(res.text).toContain('<a class="site-title" href="/p/manual/">The Manual</a>');
@@ -150,6 +152,27 @@ describe.each(databaseTargets())('published site for readers ($name)', (target) 
       expect(full.text.match(/^# Deployment$/gm)).toHaveLength(1);
       expect(full.text).toMatch(
         /# Deployment\n\nURL: \S+\/p\/manual\/guides\/deployment\n\n> Shipping to production\n\n## Blue/,
+      );
+    });
+  });
+
+  describe('small things', () => {
+    it('names every landmark once: one "On this page" navigation, distinct search landmarks', async () => {
+      const page = await get(server, '/p/manual/guides/deployment');
+      expect(page.text.match(/aria-label="On this page"/g)).toHaveLength(1);
+      expect(page.text).toContain(
+        '<details class="toc-inline"><summary>On this page</summary><div class="toc"><ol>',
+      );
+      const search = await get(server, '/p/manual/search?q=swap');
+      const labels = [...search.text.matchAll(/role="search" aria-label="([^"]+)"/g)].map((m) => m[1]);
+      expect(labels).toEqual(['Site', 'Search results']);
+    });
+
+    it('announces the RSS feed\'s own address with atom:link rel="self"', async () => {
+      const rss = await get(server, '/p/manual/rss.xml');
+      expect(rss.text).toContain('xmlns:atom="http://www.w3.org/2005/Atom"');
+      expect(rss.text).toMatch(
+        /<atom:link href="https?:\/\/[^"]+\/p\/manual\/rss\.xml" rel="self" type="application\/rss\+xml"\/>/,
       );
     });
   });

@@ -75,7 +75,7 @@ describe.each(databaseTargets())('published site ($name)', (target) => {
       expect(res.text).toContain('<a href="/p/handbook/guides/setup" aria-current="page">Setup</a>');
       expect(res.text).toContain(`<img src="/p/handbook/uploads/${diagram}" alt="Diagram"`);
       expect(res.text).toContain(
-        '<form class="site-search" role="search" action="/p/handbook/search" method="get">',
+        '<form class="site-search" role="search" aria-label="Site" action="/p/handbook/search" method="get">',
       );
 
       const sheet = await get(server, css);
@@ -176,7 +176,7 @@ describe.each(databaseTargets())('published site ($name)', (target) => {
       expect(robots.text).toContain('Allow: /');
       expect(robots.text).toMatch(/Sitemap: http:\/\/\S+\/p\/handbook\/sitemap\.xml/);
       const rss = await get(server, '/p/handbook/rss.xml');
-      expect(rss.text).toContain('<rss version="2.0">');
+      expect(rss.text).toContain('<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">');
       expect(rss.text).toContain('<title>Setup</title>');
       const llms = await get(server, '/p/handbook/llms.txt');
       expect(llms.text).toMatch(/^# The Handbook\n/);
