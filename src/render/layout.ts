@@ -51,6 +51,8 @@ export interface ShellInput {
   nonce?: string;
   /** Stylesheet URL; when absent the theme CSS is inlined in a `<style>`. */
   cssHref?: string;
+  /** Favicon URL (an SVG); none without it. */
+  iconHref?: string;
   /**
    * Href of the site root: `/p/docs/`, `/` on a custom domain; inside the export the
    * root's file (`../index.html`), since a folder href opens no page from disk.
@@ -165,6 +167,7 @@ function documentShell(
     head.feedHref
       ? `<link rel="alternate" type="application/rss+xml" title="${escapeHtml(input.siteTitle)}" href="${safeHref(head.feedHref)}">`
       : '',
+    input.iconHref ? `<link rel="icon" type="image/svg+xml" href="${safeHref(input.iconHref)}">` : '',
     input.cssHref
       ? `<link rel="stylesheet" href="${safeHref(input.cssHref)}">`
       : `<style${nonceAttr(input.nonce)}>${themeCss(input.theme)}</style>`,

@@ -14,7 +14,7 @@ import {
   type VersionLink,
 } from '../render/layout.js';
 import { pageRoute } from '../render/links.js';
-import { isThemeName, themeCss, themeCssHash } from '../render/themes.js';
+import { isThemeName, themeCss, themeCssHash, themeFavicon } from '../render/themes.js';
 import type { SearchIndex } from '../search/search-index.js';
 import type { Store } from '../store/database.js';
 import type { AnalyticsService, VisitorSignals } from './analytics.js';
@@ -36,6 +36,7 @@ import { encodePath, type Chrome, type SiteRenderer } from './site-render.js';
 import {
   consentForm,
   documentChunks,
+  iconHref,
   siteLinker,
   themeHref,
   weakEtag,
@@ -133,6 +134,7 @@ export function createSite(deps: SiteDeps) {
       theme: settings.theme,
       nonce: NONCE_PLACEHOLDER,
       cssHref: themeHref(mount.root, settings.theme),
+      iconHref: iconHref(mount.root, settings.theme),
       basePath: served.base,
       searchAction: `${served.base}search`,
       versions,
@@ -146,6 +148,7 @@ export function createSite(deps: SiteDeps) {
     const html = renderNotFoundPage({
       ...(served ? chrome(served, null) : { siteTitle: 'Documentation', theme, nonce: NONCE_PLACEHOLDER }),
       cssHref: themeHref(root, theme),
+      iconHref: iconHref(root, theme),
       ...(served ? { nav: navNodes(served.source.map, served.linker, { page: '' }) } : {}),
       ...(signInHref ? { signInHref } : {}),
     });
@@ -338,6 +341,17 @@ export function createSite(deps: SiteDeps) {
       const domainSlug = deps.customDomains.siteForHost(req.host);
       const onDomain = domainSlug !== null && domainSlug === req.workspace;
       const root = onDomain ? '/' : `/p/${encodeURIComponent(req.workspace)}/`;
+      const favicon = /^_assets\/favicon-([a-z]+)\.svg$/.exec(path);
+      if (favicon && isThemeName(favicon[1])) {
+        const svg = themeFavicon(favicon[1]);
+        return {
+          type: 'text',
+          contentType: 'image/svg+xml',
+          body: svg,
+          etag: weakEtag(svg),
+          cache: 'public',
+        };
+      }
       if (asset && isThemeName(asset[1])) {
         const css = themeCss(asset[1]);
         const current = asset[2] === themeCssHash(asset[1]);

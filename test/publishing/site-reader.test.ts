@@ -168,6 +168,21 @@ describe.each(databaseTargets())('published site for readers ($name)', (target) 
       expect(labels).toEqual(['Site', 'Search results']);
     });
 
+    it("links every page to a favicon in the theme's colours, and serves it", async () => {
+      const page = await get(server, '/p/manual/guides/deployment');
+      expect(page.text).toContain(
+        '<link rel="icon" type="image/svg+xml" href="/p/manual/_assets/favicon-default.svg">',
+      );
+      const missing = await get(server, '/p/manual/nowhere');
+      expect(missing.text).toContain('href="/p/manual/_assets/favicon-default.svg"');
+      const icon = await get(server, '/p/manual/_assets/favicon-default.svg');
+      expect(icon.status).toBe(200);
+      expect(icon.headers.get('content-type')).toBe('image/svg+xml');
+      expect(icon.text).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+      expect(icon.text).toContain('fill="#0969da"');
+      expect((await get(server, '/p/manual/_assets/favicon-neon.svg')).status).toBe(404);
+    });
+
     it('announces the RSS feed\'s own address with atom:link rel="self"', async () => {
       const rss = await get(server, '/p/manual/rss.xml');
       expect(rss.text).toContain('xmlns:atom="http://www.w3.org/2005/Atom"');
