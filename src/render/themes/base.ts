@@ -187,6 +187,8 @@ a:hover{text-decoration-thickness:.12em}
 .toc-inline .toc .toc-l3 a{padding-left:1rem}
 .breadcrumbs ol{display:flex;flex-wrap:wrap;gap:.25rem;list-style:none;margin:0 0 1rem;padding:0;font-size:.875rem;color:var(--muted)}
 .breadcrumbs li+li::before{content:"/";content:"/"/"";margin-right:.25rem}
+/* Crumbs sit in one row: the prose rule that spaces list items apart would push all but the first down. */
+.breadcrumbs li+li{margin-top:0}
 .breadcrumbs a{color:var(--muted)}
 .article-header h1,.prose h1{margin:0 0 .5rem}
 .lede{margin:0 0 1.5rem;font-size:1.175rem;color:var(--muted)}
