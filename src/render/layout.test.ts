@@ -64,7 +64,9 @@ describe('renderSitePage', () => {
     expect(html).toContain('<link rel="canonical" href="https://docs.example.com/guides/setup">');
     expect(html).toContain('<a class="skip-link" href="#content">');
     expect(html).toContain('<main id="content"');
-    expect(html).toContain('<form class="site-search" role="search" action="/p/docs/search" method="get">');
+    expect(html).toContain(
+      '<form class="site-search" role="search" aria-label="Site" action="/p/docs/search" method="get">',
+    );
     expect(html).toContain('<nav class="breadcrumbs" aria-label="Breadcrumb">');
     expect(html).toContain('<a href="/p/docs/guides/setup" aria-current="page">Setup</a>');
     expect(html).toContain('<li class="toc-l2"><a href="#install">Install</a></li>');

@@ -51,6 +51,8 @@ export interface ShellInput {
   nonce?: string;
   /** Stylesheet URL; when absent the theme CSS is inlined in a `<style>`. */
   cssHref?: string;
+  /** Favicon URL (an SVG); none without it. */
+  iconHref?: string;
   /**
    * Href of the site root: `/p/docs/`, `/` on a custom domain; inside the export the
    * root's file (`../index.html`), since a folder href opens no page from disk.
@@ -110,6 +112,8 @@ export interface SearchPageInput extends ShellInput {
 export interface NotFoundPageInput extends ShellInput {
   /** For members-only sites: where an anonymous reader signs in (CONTRACT.md part 6). */
   signInHref?: string;
+  /** The site's sidebar, when the 404 is inside a site the reader may see. */
+  nav?: NavNode[];
 }
 
 // Runs in <head> so a stored choice applies before first paint (no flash of the wrong
@@ -163,6 +167,7 @@ function documentShell(
     head.feedHref
       ? `<link rel="alternate" type="application/rss+xml" title="${escapeHtml(input.siteTitle)}" href="${safeHref(head.feedHref)}">`
       : '',
+    input.iconHref ? `<link rel="icon" type="image/svg+xml" href="${safeHref(input.iconHref)}">` : '',
     input.cssHref
       ? `<link rel="stylesheet" href="${safeHref(input.cssHref)}">`
       : `<style${nonceAttr(input.nonce)}>${themeCss(input.theme)}</style>`,
@@ -186,7 +191,7 @@ function siteHeader(input: ShellInput, toggle: boolean, hasNav: boolean): string
         .join('')}</ul></details>`
     : '';
   const search = input.searchAction
-    ? `<form class="site-search" role="search" action="${safeHref(input.searchAction)}" method="get">` +
+    ? `<form class="site-search" role="search" aria-label="Site" action="${safeHref(input.searchAction)}" method="get">` +
       '<label class="visually-hidden" for="site-search-q">Search the documentation</label>' +
       '<input id="site-search-q" type="search" name="q" placeholder="Search…" autocomplete="off" enterkeyhint="search">' +
       '<button type="submit">Search</button></form>'
@@ -236,13 +241,12 @@ function siteNav(nav: NavNode[] | undefined): string {
   return `<nav id="site-nav" class="site-nav" aria-label="Pages">${navList(nav, countNodes(nav) <= 40)}</nav>`;
 }
 
-function tocList(toc: TocEntry[]): string {
+/** The page's contents as a list; null when too short to be worth one. */
+function tocItems(toc: TocEntry[]): string | null {
   const items = toc
     .filter((e) => e.level === 2 || e.level === 3)
     .map((e) => `<li class="toc-l${e.level}"><a href="#${escapeHtml(e.id)}">${escapeHtml(e.text)}</a></li>`);
-  return items.length < 2
-    ? ''
-    : `<nav class="toc" aria-label="On this page"><ol>${items.join('')}</ol></nav>`;
+  return items.length < 2 ? null : `<ol>${items.join('')}</ol>`;
 }
 
 function breadcrumbTrail(crumbs: LinkRef[], current: string): string {
@@ -276,22 +280,32 @@ function siteFooter(siteTitle: string, description?: string, extra = ''): string
   return `<footer class="site-footer"><div class="site-footer-inner">${about}${extra}<p>Published with Folio</p></div></footer>`;
 }
 
+/** A body's first element when it is an h1, with the permalink wrapper markdown.ts puts around headings. */
+const LEADING_H1 =
+  /^\s*(?:<div class="md-heading">\s*<h1[\s>][\s\S]*?<\/h1>[\s\S]*?<\/div>|<h1[\s>][\s\S]*?<\/h1>)/;
+
 /** A complete published page: header, navigation, breadcrumbs, article, table of contents, pager, footer. */
 export function renderSitePage(input: SitePageInput): string {
   const { page } = input;
-  // The body's own leading h1 is the title; otherwise the layout supplies one.
-  const hasH1 = /^\s*(?:<div class="md-heading">\s*)?<h1[\s>]/.test(page.html);
+  // The body's own leading h1 is the title, so it moves into the header above the
+  // description; otherwise the layout supplies one.
+  const leading = LEADING_H1.exec(page.html);
+  const html = leading ? page.html.slice(leading[0].length) : page.html;
   const header =
-    (hasH1 ? '' : `<h1>${escapeHtml(page.title)}</h1>`) +
+    (leading ? leading[0].trim() : `<h1>${escapeHtml(page.title)}</h1>`) +
     (page.description ? `<p class="lede">${escapeHtml(page.description)}</p>` : '');
-  const toc = tocList(page.toc);
+  // Shown twice (inline on narrow screens, aside on wide ones, one hidden by CSS), but only
+  // the aside is a navigation landmark, so assistive technology lists "On this page" once.
+  const toc = tocItems(page.toc);
   const main =
     `<main id="content" class="page" tabindex="-1">${breadcrumbTrail(input.breadcrumbs, page.title)}` +
     `<article class="article">${header ? `<header class="article-header">${header}</header>` : ''}` +
-    (toc ? `<details class="toc-inline"><summary>On this page</summary>${toc}</details>` : '') +
-    `<div class="prose">\n${page.html}\n</div>${updated(page.updatedAt)}</article>${pager(input.prev, input.next)}</main>`;
+    (toc
+      ? `<details class="toc-inline"><summary>On this page</summary><div class="toc">${toc}</div></details>`
+      : '') +
+    `<div class="prose">\n${html}\n</div>${updated(page.updatedAt)}</article>${pager(input.prev, input.next)}</main>`;
   const aside = toc
-    ? `<aside class="toc-aside"><p class="toc-title" aria-hidden="true">On this page</p>${toc}</aside>`
+    ? `<aside class="toc-aside"><p class="toc-title" aria-hidden="true">On this page</p><nav class="toc" aria-label="On this page">${toc}</nav></aside>`
     : '';
   const body = `<div class="site-body">${main}${aside}${siteNav(input.nav)}</div>\n${siteFooter(input.siteTitle, input.siteDescription, input.footerHtml)}`;
   const title = page.title === input.siteTitle ? page.title : `${page.title} · ${input.siteTitle}`;
@@ -324,7 +338,7 @@ export function renderSearchPage(input: SearchPageInput): string {
     .join('');
   const main =
     `<main id="content" class="page" tabindex="-1"><h1>Search</h1>` +
-    `<form class="search-form" role="search" action="${safeHref(input.searchAction)}" method="get">` +
+    `<form class="search-form" role="search" aria-label="Search results" action="${safeHref(input.searchAction)}" method="get">` +
     `<label class="visually-hidden" for="search-q">Search the documentation</label>` +
     `<input id="search-q" type="search" name="q" value="${escapeHtml(input.query)}"><button type="submit">Search</button></form>` +
     `${summary}${results ? `<ol class="search-results">${results}</ol>` : ''}</main>`;
@@ -341,9 +355,10 @@ export function renderNotFoundPage(input: NotFoundPageInput): string {
   const home = input.basePath
     ? `<p><a href="${safeHref(rootHref(input.basePath))}">Go to the home page</a></p>`
     : '';
-  const body =
+  const main =
     `<main id="content" class="status-page" tabindex="-1"><p class="status-code" aria-hidden="true">404</p>` +
-    `<h1>Page not found</h1><p>The page you are looking for does not exist or has moved.</p>${signIn}${home}</main>\n` +
-    siteFooter(input.siteTitle);
-  return documentShell(input, { title: `Page not found · ${input.siteTitle}`, noindex: true }, body);
+    `<h1>Page not found</h1><p>The page you are looking for does not exist or has moved.</p>${signIn}${home}</main>`;
+  const hasNav = Boolean(input.nav?.length);
+  const body = `${hasNav ? `<div class="site-body">${main}${siteNav(input.nav)}</div>` : main}\n${siteFooter(input.siteTitle)}`;
+  return documentShell(input, { title: `Page not found · ${input.siteTitle}`, noindex: true, hasNav }, body);
 }

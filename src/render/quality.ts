@@ -11,10 +11,12 @@ import {
   slugify,
   type PathLookup,
 } from './links.js';
+import { WikilinkResolver } from './wikilink-resolver.js';
 
 /** Issue kinds, stable strings for API consumers. */
 export type QualityIssueType =
   | 'dead_link'
+  | 'ambiguous_link'
   | 'missing_anchor'
   | 'missing_title'
   | 'missing_description'
@@ -46,6 +48,8 @@ export interface PageQualityInput {
   headingsById?: PathLookup;
   /** Every page path in the workspace (`.md`). */
   existingPaths: PathLookup;
+  /** Resolves wikilinks by path, file name and title; default: by path among `existingPaths` only. */
+  wikilinks?: WikilinkResolver;
   /** Heading ids per page path; a target missing from the map is not anchor-checked. */
   anchorsByPath: ReadonlyMap<string, PathLookup>;
 }
@@ -79,6 +83,7 @@ export const SHORT_PAGE_WORDS = 50;
 
 const PENALTIES: Record<QualityIssueType, number> = {
   dead_link: 15,
+  ambiguous_link: 15,
   missing_anchor: 8,
   missing_title: 20,
   missing_description: 5,
@@ -90,6 +95,7 @@ const PENALTIES: Record<QualityIssueType, number> = {
 
 const SEVERITY: Record<QualityIssueType, 'error' | 'warning'> = {
   dead_link: 'error',
+  ambiguous_link: 'error',
   missing_anchor: 'error',
   missing_title: 'error',
   empty_page: 'error',
@@ -216,7 +222,19 @@ export function analysePage(input: PageQualityInput): PageQualityReport {
     }
     const isPageLink = link.kind === 'wikilink' || /\.md$/i.test(link.targetPath ?? '');
     if (!isPageLink) continue;
-    const target = link.targetPath ? resolvePageTarget(link.targetPath, input.existingPaths) : null;
+    const resolution =
+      link.kind === 'wikilink' && link.targetPath && input.wikilinks
+        ? input.wikilinks.resolve(link.targetPath)
+        : null;
+    if (resolution && 'ambiguous' in resolution) {
+      const candidates = resolution.ambiguous.join(', ');
+      issues.push(
+        issue('ambiguous_link', path, `Link matches several pages: ${link.href} (${candidates})`, at),
+      );
+      continue;
+    }
+    const target =
+      resolution?.path ?? (link.targetPath ? resolvePageTarget(link.targetPath, input.existingPaths) : null);
     if (!target) {
       issues.push(issue('dead_link', path, `Link to a missing page: ${link.targetPath ?? link.href}`, at));
       continue;
@@ -270,7 +288,7 @@ export interface WorkspacePageInput {
  * only page.
  *
  * Score formula (0–100, higher is better):
- *   page score      = max(0, 100 − Σ penalties of its issues), penalties: dead link 15,
+ *   page score      = max(0, 100 − Σ penalties of its issues), penalties: dead or ambiguous link 15,
  *                     missing anchor 8, missing title 20, empty page 40, short page 10,
  *                     missing description 5, image without alt 5, orphan 10;
  *   readability pts = min(100, Flesch reading ease / 60 × 100)  (60+ is plain English);
@@ -280,6 +298,7 @@ export interface WorkspacePageInput {
  */
 export function analyseWorkspace(pages: WorkspacePageInput[]): WorkspaceQualityReport {
   const existingPaths = new Set(pages.map((p) => p.path));
+  const wikilinks = new WikilinkResolver(pages);
   const anchorsByPath = new Map<string, Set<string>>(
     pages.map((p) => [p.path, new Set(p.headingIds ?? extractHeadingIds(p.body))]),
   );
@@ -290,6 +309,7 @@ export function analyseWorkspace(pages: WorkspacePageInput[]): WorkspaceQualityR
       description: p.description,
       body: p.body,
       existingPaths,
+      wikilinks,
       anchorsByPath,
     }),
   );

@@ -106,3 +106,17 @@ export function themeCss(name: ThemeName): string {
 export function themeCssHash(name: ThemeName): string {
   return compiled(name).hash;
 }
+
+/**
+ * The theme's favicon: an SVG square in its accent colour with the page background's
+ * colour as the mark, so every site has an icon that matches it (and browsers stop
+ * asking for a /favicon.ico that is not there).
+ */
+export function themeFavicon(name: ThemeName): string {
+  const { accent, bg } = THEMES[name].palette;
+  return (
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">' +
+    `<rect width="32" height="32" rx="7" fill="${accent}"/>` +
+    `<path d="M11 7h11v4h-7v4h6v4h-6v6h-4z" fill="${bg}"/></svg>\n`
+  );
+}

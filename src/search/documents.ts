@@ -1,12 +1,15 @@
 import type { Kysely } from 'kysely';
 import { inBatches } from '../store/batches.js';
+import { markdownPlainText } from '../render/plain-text.js';
 import type { Database, SearchDocumentsTable } from '../store/schema.js';
 import { indexText, MAX_INDEXED_BODY } from './query-text.js';
 import type { SearchDocument } from './search-index.js';
 
 /**
- * The portable `search_documents` row of a page (migration 0003). Text is stripped of the
- * highlight markers and the body capped, the same way for both dialects.
+ * The portable `search_documents` row of a page (migration 0003). The body is indexed as
+ * the text a reader sees (no Markdown syntax), so matches and snippets are of that text.
+ * Text is stripped of the highlight markers and the body capped, the same way for both
+ * dialects.
  */
 export function documentRow(doc: SearchDocument): SearchDocumentsTable {
   return {
@@ -16,7 +19,8 @@ export function documentRow(doc: SearchDocument): SearchDocumentsTable {
     title: indexText(doc.title),
     description: indexText(doc.description),
     tags: indexText(doc.tags.join(' ')),
-    body: indexText(doc.body, MAX_INDEXED_BODY),
+    // Parsing is bounded too: four times the cap of source holds more text than the cap keeps in any real page.
+    body: indexText(markdownPlainText(doc.body.slice(0, MAX_INDEXED_BODY * 4)), MAX_INDEXED_BODY),
     status: doc.status,
     restricted: doc.restricted ? 1 : 0,
   };

@@ -1,7 +1,9 @@
 import type { Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
+import { z } from 'zod';
 import type { Actor } from '../domain/actor.js';
 import { CAN } from '../domain/policy.js';
+import { parseInput } from '../domain/validate.js';
 import { notFound } from '../errors.js';
 import { relativeHref } from '../render/links.js';
 import { themeCss } from '../render/themes.js';
@@ -9,6 +11,10 @@ import type { AccessService } from './access.js';
 import { folderOfPath, type Linker, type SiteFolder } from './site-nav.js';
 import type { SiteContext } from './site-context.js';
 import { encodePath, type Chrome, type SiteRenderer } from './site-render.js';
+import { LIVE_VERSION_SLUG } from './versions.js';
+
+/** `?version=` of an export: a version's slug, or `latest` for the live pages. */
+export const exportInput = z.object({ version: z.string().trim().min(1).max(200).optional() });
 
 /** Where the theme's stylesheet sits inside the ZIP. */
 export const EXPORT_CSS = '_assets/theme.css';
@@ -49,12 +55,29 @@ export function createExport(deps: { access: AccessService; context: SiteContext
   });
 
   return {
-    /** Readers of the workspace: the ZIP as a stream, with a file name for Content-Disposition. */
-    async exportSite(actor: Actor, workspaceId: string): Promise<{ filename: string; stream: Readable }> {
+    /**
+     * Readers of the workspace: the ZIP as a stream, with a file name for Content-Disposition.
+     * It holds what the site's root serves (the default version when one is set, else the
+     * live pages) unless `version` names one (`latest` for the live pages); a version's
+     * slug is part of the file name. An unknown version is NOT_FOUND.
+     */
+    async exportSite(
+      actor: Actor,
+      workspaceId: string,
+      input: unknown = {},
+    ): Promise<{ filename: string; stream: Readable }> {
+      const { version: wanted } = parseInput(exportInput, input ?? {});
       const { workspace } = await deps.access.require(actor, workspaceId, CAN.read);
       const state = await deps.context.load(workspace.slug);
       if (!state) throw notFound('Workspace');
-      const source = state.live;
+      const version =
+        wanted === undefined
+          ? state.defaultVersion
+          : wanted === LIVE_VERSION_SLUG
+            ? null
+            : (state.versions.find((v) => v.slug === wanted) ?? null);
+      if (wanted !== undefined && wanted !== LIVE_VERSION_SLUG && !version) throw notFound('Version');
+      const source = version ? await deps.context.version(state, version) : state.live;
       const { settings } = state;
       const base = {
         siteTitle: settings.site_title,
@@ -104,7 +127,8 @@ export function createExport(deps: { access: AccessService; context: SiteContext
         });
       }
       zip.end();
-      return { filename: `${workspace.slug}-site.zip`, stream: zip.outputStream as Readable };
+      const name = version ? `${workspace.slug}-${version.slug}` : workspace.slug;
+      return { filename: `${name}-site.zip`, stream: zip.outputStream as Readable };
     },
   };
 }

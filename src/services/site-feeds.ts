@@ -4,7 +4,9 @@
  * and the full Markdown of every page in one file). Pure text builders over a source.
  */
 import { escapeHtml } from '../render/escape.js';
+import { oneLine, publishedMarkdownParts } from './site-markdown.js';
 import type { Linker, SiteFolder, SitePage } from './site-nav.js';
+import { encodePath } from './site-render.js';
 import type { SiteSource } from './site-source.js';
 
 /** What every feed needs to know about the site. */
@@ -69,18 +71,20 @@ export function rssXml(source: SiteSource, site: FeedSite): string {
       '</item>',
   );
   const home = url(site, site.linker.folder(''));
+  // Feed readers find the feed's own canonical address here (RSS Advisory Board's recommendation).
+  const self = `<atom:link href="${escapeHtml(`${home}rss.xml`)}" rel="self" type="application/rss+xml"/>`;
   return (
-    '<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0"><channel>' +
-    `<title>${escapeHtml(site.title)}</title><link>${escapeHtml(home)}</link>` +
+    '<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"><channel>' +
+    `<title>${escapeHtml(site.title)}</title><link>${escapeHtml(home)}</link>${self}` +
     `<description>${escapeHtml(site.description || site.title)}</description>` +
     `<generator>Folio</generator>\n${items.join('\n')}\n</channel></rss>\n`
   );
 }
 
-/** llms.txt: the site as a Markdown index, one section per top-level folder. */
+/** llms.txt: the site as a Markdown index, one section per top-level folder, linking each page's Markdown. */
 export function llmsTxt(source: SiteSource, site: FeedSite): string {
   const line = (p: SitePage): string =>
-    `- [${markdownText(p.title)}](${pageUrl(site, p)})${p.description ? `: ${oneLine(p.description)}` : ''}`;
+    `- [${markdownText(p.title)}](${markdownUrl(site, p)})${p.description ? `: ${oneLine(p.description)}` : ''}`;
   const collect = (folder: SiteFolder): SitePage[] => [
     ...(folder.index ? [folder.index] : []),
     ...folder.entries.flatMap((e) => (e.kind === 'page' ? [e.page] : collect(e.folder))),
@@ -98,19 +102,27 @@ export function llmsTxt(source: SiteSource, site: FeedSite): string {
   return `${header(site)}${sections.filter(Boolean).join('\n\n')}\n`;
 }
 
-/** llms-full.txt: every page's Markdown in reading order, each under its title and URL. */
+/**
+ * llms-full.txt: every page's Markdown in reading order, each under its title and URL,
+ * with its links resolved to absolute URLs (see site-markdown.ts).
+ */
 export async function llmsFullTxt(source: SiteSource, site: FeedSite): Promise<string> {
-  const parts = (await source.bodies()).map(
-    ({ page, body }) => `# ${oneLine(page.title)}\n\nURL: ${pageUrl(site, page)}\n\n${body.trim()}\n`,
-  );
+  const parts = (await source.bodies()).map(({ page, body }) => {
+    const md = publishedMarkdownParts(source, page, body, site);
+    const description = md.description ? `> ${oneLine(md.description)}\n\n` : '';
+    return `# ${oneLine(md.title)}\n\nURL: ${pageUrl(site, page)}\n\n${description}${md.body}\n`;
+  });
   return `${header(site)}${parts.join('\n---\n\n')}`;
 }
+
+/** The URL of a page's Markdown version: its workspace path under the site root. */
+export const markdownUrl = (site: Pick<FeedSite, 'origin' | 'linker'>, page: SitePage): string =>
+  site.origin + site.linker.folder('') + encodePath(page.path);
 
 function header(site: FeedSite): string {
   return `# ${oneLine(site.title)}\n\n${site.description ? `> ${oneLine(site.description)}\n\n` : ''}`;
 }
 
-const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
 const markdownText = (text: string): string => oneLine(text).replace(/([[\]\\])/g, '\\$1');
 
 function isoDate(value: string): string {

@@ -74,7 +74,7 @@ export function createSiteRenderer(options: SiteRendererOptions) {
     const rendering = render(markdown, {
       pagePath: page.path,
       resolveWikilink: (target) => {
-        const found = resolvePageTarget(target, source.byPath);
+        const found = source.wikilinks.resolvePath(target);
         return found ? linker.page(found) : null;
       },
       rewriteHref: (href) => rewriteHref(source, page, linker, href),
@@ -147,7 +147,7 @@ export type SiteRenderer = ReturnType<typeof createSiteRenderer>;
  * file), one to an upload to the site's copy; a link to a page that is not published
  * becomes the linker's dead link. Anything else is left alone.
  */
-function rewriteHref(source: SiteSource, page: SitePage, linker: Linker, href: string): string {
+export function rewriteHref(source: SiteSource, page: SitePage, linker: Linker, href: string): string {
   const { fragment } = splitHref(href);
   const resolved = resolveRelativeHref(page.path, href);
   if (isPageHref(href)) {

@@ -61,6 +61,9 @@ function makeSiteLinker(base: string): Linker {
 export const themeHref = (root: string, theme: ThemeName): string =>
   `${root}_assets/theme-${theme}-${themeCssHash(theme)}.css`;
 
+/** The theme's favicon under a site root. */
+export const iconHref = (root: string, theme: ThemeName): string => `${root}_assets/favicon-${theme}.svg`;
+
 /** The footer's consent form: works without JavaScript, posts to the consent endpoint and comes back. */
 export function consentForm(returnTo: string): string {
   return (

@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { isExternalHref, maskCode, resolveRelativeHref, extractLinks } from '../render/links.js';
+import { WikilinkResolver } from '../render/wikilink-resolver.js';
 import { buildSiteMap, type SiteMap, type SitePage } from './site-nav.js';
 import type { ServedUpload } from './uploads.js';
 
@@ -54,8 +55,9 @@ export function referencedUploads(body: string, pagePath: string, workspaceSlug:
 export class SiteSource {
   readonly byPath: Map<string, SitePage>;
   readonly map: SiteMap;
-  /** Changes whenever the set of published paths does: wikilinks are resolved against it. */
+  /** Changes whenever the published paths or titles do: wikilinks are resolved against them. */
   readonly linkKey: string;
+  readonly wikilinks: WikilinkResolver;
   private uploadNames: Promise<Set<string>> | undefined;
 
   /**
@@ -73,8 +75,14 @@ export class SiteSource {
   ) {
     this.byPath = new Map(pages.map((p) => [p.path, p]));
     this.map = buildSiteMap(pages, rootTitle);
+    this.wikilinks = new WikilinkResolver(pages);
     this.linkKey = createHash('sha256')
-      .update([...this.byPath.keys()].sort().join('\n'))
+      .update(
+        [...this.byPath.values()]
+          .map((p) => `${p.path}\u0000${p.title}`)
+          .sort()
+          .join('\n'),
+      )
       .digest('base64url')
       .slice(0, 16);
   }

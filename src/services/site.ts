@@ -14,7 +14,7 @@ import {
   type VersionLink,
 } from '../render/layout.js';
 import { pageRoute } from '../render/links.js';
-import { isThemeName, themeCss, themeCssHash } from '../render/themes.js';
+import { isThemeName, themeCss, themeCssHash, themeFavicon } from '../render/themes.js';
 import type { SearchIndex } from '../search/search-index.js';
 import type { Store } from '../store/database.js';
 import type { AnalyticsService, VisitorSignals } from './analytics.js';
@@ -30,11 +30,13 @@ import {
   FEED_FILES,
   type FeedSite,
 } from './site-feeds.js';
-import type { Linker } from './site-nav.js';
+import { publishedMarkdown } from './site-markdown.js';
+import { navNodes, type Linker, type SitePage } from './site-nav.js';
 import { encodePath, type Chrome, type SiteRenderer } from './site-render.js';
 import {
   consentForm,
   documentChunks,
+  iconHref,
   siteLinker,
   themeHref,
   weakEtag,
@@ -44,6 +46,7 @@ import {
 import type { SiteContext, SiteState } from './site-context.js';
 import type { SiteSource } from './site-source.js';
 import type { ServedUpload } from './uploads.js';
+import { readSettings } from './settings.js';
 import { LIVE_VERSION_SLUG } from './versions.js';
 
 /** One request to the site, as the adapter parsed it. */
@@ -131,6 +134,7 @@ export function createSite(deps: SiteDeps) {
       theme: settings.theme,
       nonce: NONCE_PLACEHOLDER,
       cssHref: themeHref(mount.root, settings.theme),
+      iconHref: iconHref(mount.root, settings.theme),
       basePath: served.base,
       searchAction: `${served.base}search`,
       versions,
@@ -138,18 +142,14 @@ export function createSite(deps: SiteDeps) {
     };
   }
 
-  function notFound(
-    served: Pick<Served, 'state' | 'mount' | 'base'> | null,
-    root: string,
-    signInHref?: string,
-  ): SiteResponse {
+  /** The 404 page; inside a site it keeps the site's header, search and sidebar so a reader can go on. */
+  function notFound(served: Served | null, root: string, signInHref?: string): SiteResponse {
     const theme = served?.state.settings.theme ?? 'default';
     const html = renderNotFoundPage({
-      siteTitle: served?.state.settings.site_title ?? 'Documentation',
-      theme,
-      nonce: NONCE_PLACEHOLDER,
+      ...(served ? chrome(served, null) : { siteTitle: 'Documentation', theme, nonce: NONCE_PLACEHOLDER }),
       cssHref: themeHref(root, theme),
-      ...(served ? { basePath: served.base } : {}),
+      iconHref: iconHref(root, theme),
+      ...(served ? { nav: navNodes(served.source.map, served.linker, { page: '' }) } : {}),
       ...(signInHref ? { signInHref } : {}),
     });
     return { type: 'document', status: 404, chunks: documentChunks(html), etag: null, cache: 'revalidate' };
@@ -235,6 +235,7 @@ export function createSite(deps: SiteDeps) {
     const html = renderSearchPage({
       ...chrome(served, footer ? `${served.base}search` : null),
       searchAction: `${served.base}search`,
+      nav: navNodes(served.source.map, served.linker, { page: '' }),
       query,
       total,
       results,
@@ -263,6 +264,18 @@ export function createSite(deps: SiteDeps) {
     return { type: 'text', contentType: FEED_FILES[name], body, etag: weakEtag(body), cache: served.cache };
   }
 
+  async function markdownResponse(served: Served, page: SitePage): Promise<SiteResponse> {
+    const site = { origin: served.mount.origin, linker: served.linker };
+    const body = publishedMarkdown(served.source, page, await served.source.body(page), site);
+    return {
+      type: 'text',
+      contentType: 'text/markdown; charset=utf-8',
+      body,
+      etag: weakEtag(body),
+      cache: served.cache,
+    };
+  }
+
   /** Resolves a path inside one source: root, search, feeds, uploads, folders, pages, moved pages. */
   async function within(served: Served, rest: string, req: SiteRequest): Promise<SiteResponse> {
     const { source, base } = served;
@@ -280,7 +293,13 @@ export function createSite(deps: SiteDeps) {
       const folder = rest.slice(0, -1);
       if (source.byPath.has(`${folder}/index.md`)) return pageResponse(served, `${folder}/index.md`, req);
       if (source.map.folders.has(folder)) return folderResponse(served, folder);
+      // `guides/setup/` for the page `guides/setup.md`: readers and link checkers add slashes.
+      const page = source.byPath.get(`${folder.replace(/\.md$/i, '')}.md`);
+      if (page) return { type: 'redirect', location: served.linker.page(page.path) };
     } else {
+      // `<page>.md` beside each page: its published Markdown (llmstxt.org).
+      const markdownOf = /\.md$/i.test(rest) ? source.byPath.get(rest) : undefined;
+      if (markdownOf) return markdownResponse(served, markdownOf);
       const bare = rest.replace(/\.md$/i, '');
       const page = source.byPath.get(`${bare}.md`);
       if (page) {
@@ -322,6 +341,17 @@ export function createSite(deps: SiteDeps) {
       const domainSlug = deps.customDomains.siteForHost(req.host);
       const onDomain = domainSlug !== null && domainSlug === req.workspace;
       const root = onDomain ? '/' : `/p/${encodeURIComponent(req.workspace)}/`;
+      const favicon = /^_assets\/favicon-([a-z]+)\.svg$/.exec(path);
+      if (favicon && isThemeName(favicon[1])) {
+        const svg = themeFavicon(favicon[1]);
+        return {
+          type: 'text',
+          contentType: 'image/svg+xml',
+          body: svg,
+          etag: weakEtag(svg),
+          cache: 'public',
+        };
+      }
       if (asset && isThemeName(asset[1])) {
         const css = themeCss(asset[1]);
         const current = asset[2] === themeCssHash(asset[1]);
@@ -358,6 +388,30 @@ export function createSite(deps: SiteDeps) {
       }
       const source = state.defaultVersion ? await context.version(state, state.defaultVersion) : state.live;
       return serveFrom(source, root, path);
+    },
+
+    /**
+     * The host's own robots.txt: crawlers read only the root one, so it lists the sitemap of
+     * every public site (members-only sites stay unlisted) and keeps them out of the API and app.
+     */
+    async rootRobotsTxt(): Promise<SiteResponse> {
+      const rows = await deps.store.db
+        .selectFrom('workspaces')
+        .selectAll()
+        .where('deleted_at', 'is', null)
+        .orderBy('slug')
+        .execute();
+      const sitemaps = rows
+        .filter((row) => readSettings(row, { frontmatterMode: 'lenient' }).public_site)
+        .map((row) => `Sitemap: ${deps.publicUrl}/p/${encodeURIComponent(row.slug)}/sitemap.xml\n`);
+      const body = `User-agent: *\nAllow: /p/\nDisallow: /\n${sitemaps.length ? `\n${sitemaps.join('')}` : ''}`;
+      return {
+        type: 'text',
+        contentType: FEED_FILES['robots.txt'],
+        body,
+        etag: weakEtag(body),
+        cache: 'public',
+      };
     },
 
     /** The workspace's settings or versions changed: stop serving what was cached for it. */

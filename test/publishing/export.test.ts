@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.js';
 import { registerUser, type TestUser } from '../helpers/users.js';
 import { createPage, createWorkspace, grantRole, type TestWorkspace } from '../helpers/workspace-access.js';
-import { PNG, setSettings, startPublishing, upload } from './publishing-helpers.js';
+import { editPage, PNG, setSettings, startPublishing, upload } from './publishing-helpers.js';
 
 let server: TestServer;
 let owner: TestUser;
@@ -31,8 +31,8 @@ async function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
   return files;
 }
 
-async function download(method: 'GET' | 'POST', token: string, srv = server, wsId = ws.id) {
-  const res = await fetch(`${srv.url}/api/v1/workspaces/${wsId}/export`, {
+async function download(method: 'GET' | 'POST', token: string, srv = server, wsId = ws.id, query = '') {
+  const res = await fetch(`${srv.url}/api/v1/workspaces/${wsId}/export${query}`, {
     method,
     headers: { authorization: `Bearer ${token}` },
   });
@@ -133,6 +133,43 @@ describe('static export', () => {
     expect(setup).toContain(`<img src="../uploads/${image}" alt="Chart"`);
     expect(setup).toContain('<link rel="stylesheet" href="../_assets/theme.css">');
     expect(files.get('index.html')!.toString()).toContain('href="reference/api.html#errors"');
+  });
+
+  it('exports the default version when one is set, or the version ?version= names', async () => {
+    const versioned = await createWorkspace(server, owner, 'export-versions');
+    await createPage(server, owner, versioned, 'index.md', {
+      title: 'Home',
+      body: 'Frozen words.',
+      publish: true,
+    });
+    const created = await server.request('POST', `/api/v1/workspaces/${versioned.id}/versions`, {
+      token: owner.token,
+      body: { slug: 'v1', name: 'Version 1' },
+    });
+    expect(created.status).toBe(201);
+    await editPage(server, owner, versioned, 'index.md', 'Live words.');
+    await setSettings(server, owner, versioned, { default_version: 'v1' });
+
+    const byDefault = await download('GET', owner.token, server, versioned.id);
+    expect(byDefault.res.status).toBe(200);
+    expect(byDefault.res.headers.get('content-disposition')).toContain(
+      'filename="export-versions-v1-site.zip"',
+    );
+    expect((await unzip(byDefault.bytes)).get('index.html')!.toString()).toContain('Frozen words.');
+
+    const live = await download('POST', owner.token, server, versioned.id, '?version=latest');
+    expect(live.res.headers.get('content-disposition')).toContain('filename="export-versions-site.zip"');
+    expect((await unzip(live.bytes)).get('index.html')!.toString()).toContain('Live words.');
+
+    const named = await download('GET', owner.token, server, versioned.id, '?version=v1');
+    expect((await unzip(named.bytes)).get('index.html')!.toString()).toContain('Frozen words.');
+
+    const unknown = await download('GET', owner.token, server, versioned.id, '?version=v9');
+    expect(unknown.res.status).toBe(404);
+    expect(JSON.parse(unknown.bytes.toString()).error).toBe('NOT_FOUND');
+    const empty = await download('GET', owner.token, server, versioned.id, '?version=');
+    expect(empty.res.status).toBe(400);
+    expect(JSON.parse(empty.bytes.toString()).error).toBe('VALIDATION_ERROR');
   });
 
   it('needs read access: 401 anonymous, 404 for outsiders', async () => {

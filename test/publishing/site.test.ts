@@ -75,7 +75,7 @@ describeEachDatabase('published site ($name)', (target) => {
       expect(res.text).toContain('<a href="/p/handbook/guides/setup" aria-current="page">Setup</a>');
       expect(res.text).toContain(`<img src="/p/handbook/uploads/${diagram}" alt="Diagram"`);
       expect(res.text).toContain(
-        '<form class="site-search" role="search" action="/p/handbook/search" method="get">',
+        '<form class="site-search" role="search" aria-label="Site" action="/p/handbook/search" method="get">',
       );
 
       const sheet = await get(server, css);
@@ -124,8 +124,8 @@ describeEachDatabase('published site ($name)', (target) => {
       expect(home.text).toContain('<a href="/p/handbook/guides/intro">the intro</a>');
       expect((await get(server, '/p/handbook')).headers.get('location')).toBe('/p/handbook/');
       expect((await get(server, '/p/handbook/index')).headers.get('location')).toBe('/p/handbook/');
-      expect((await get(server, '/p/handbook/guides/setup.md')).headers.get('location')).toBe(
-        '/p/handbook/guides/setup',
+      expect((await get(server, '/p/handbook/guides/setup.md')).headers.get('content-type')).toBe(
+        'text/markdown; charset=utf-8',
       );
       // A folder without an index page gets a generated list of its pages.
       const folder = await get(server, '/p/handbook/guides/');
@@ -176,14 +176,15 @@ describeEachDatabase('published site ($name)', (target) => {
       expect(robots.text).toContain('Allow: /');
       expect(robots.text).toMatch(/Sitemap: http:\/\/\S+\/p\/handbook\/sitemap\.xml/);
       const rss = await get(server, '/p/handbook/rss.xml');
-      expect(rss.text).toContain('<rss version="2.0">');
+      expect(rss.text).toContain('<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">');
       expect(rss.text).toContain('<title>Setup</title>');
       const llms = await get(server, '/p/handbook/llms.txt');
       expect(llms.text).toMatch(/^# The Handbook\n/);
       expect(llms.text).toContain('[Setup](');
       expect(llms.text).toContain('## guides'.replace('guides', 'Guides'));
       const full = await get(server, '/p/handbook/llms-full.txt');
-      expect(full.text).toContain('An introduction with [[secret]] inside.');
+      // The unpublished page's wikilink is plain text: nothing is published there.
+      expect(full.text).toContain('An introduction with secret inside.');
       expect(full.text).not.toContain('zeppelin');
     });
 

@@ -45,7 +45,13 @@ describeEachDatabase('search over HTTP on $name', (target) => {
     });
     await createPage(server, owner, ws, 'security/xss', {
       title: 'Sanitizing',
-      body: 'A page quoting <script>alert("owned")</script> & other markup must stay inert.',
+      body: 'A page quoting `<script>alert("owned")</script>` & other markup must stay inert.',
+    });
+    await createPage(server, owner, ws, 'ops/rollouts', {
+      title: 'Rollout handbook',
+      body:
+        '## Blue-green deploys\n\nSee [[Configuration reference]] and [the runbook](runbook.md).\n\n' +
+        '![](../uploads/x.png)\n\n```bash\nkubectl rollout undo\n```\n',
     });
     await createPage(server, owner, other, 'secret', { title: 'Zeppelin secret plans', body: 'zeppelin' });
   });
@@ -79,6 +85,29 @@ describeEachDatabase('search over HTTP on $name', (target) => {
     expect(hit.snippet).toContain('&lt;');
     expect(hit.snippet).not.toMatch(/<script/i);
     expect(hit.snippet.replace(/<\/?mark>/g, '')).not.toMatch(/[<>]/);
+  });
+
+  it('indexes and quotes the text a reader sees, not the Markdown syntax', async () => {
+    const snippetOf = async (q: string) => {
+      const res = await search(owner, `q=${encodeURIComponent(q)}`);
+      expect(res.status).toBe(200);
+      return res.body.results.find((r: { path: string }) => r.path === 'ops/rollouts.md')?.snippet as
+        string | undefined;
+    };
+    const heading = await snippetOf('blue-green');
+    expect(heading).toContain('<mark>Blue</mark>');
+    expect(heading).not.toContain('##');
+    const wikilink = await snippetOf('configuration');
+    expect(wikilink).toContain('See <mark>Configuration</mark> reference and the runbook');
+    expect(wikilink).not.toMatch(/\[|\]|runbook\.md|uploads|x\.png/);
+    const code = await snippetOf('kubectl');
+    expect(code).toContain('<mark>kubectl</mark> rollout undo');
+    expect(code).not.toContain('```');
+    // The fence's language and the image's file name are syntax, not text.
+    expect(await snippetOf('bash')).toBeUndefined();
+    expect(await snippetOf('png')).toBeUndefined();
+    // Titles stay searchable.
+    expect(await snippetOf('handbook')).toBeDefined();
   });
 
   it("never returns another workspace's pages", async () => {

@@ -61,7 +61,7 @@ describeEachDatabase('search index on $name', (target) => {
       doc({
         page_id: 'p-html',
         title: 'Escaping',
-        body: 'Never run <script>alert("x")</script> from a page about sanitizer & friends.',
+        body: 'Never run `<script>alert("x")</script>` from a page about sanitizer & friends.',
       }),
       doc({ page_id: 'p-other-ws', workspace_id: 'ws-b', title: 'Kubernetes elsewhere', body: 'kubernetes' }),
       doc({ page_id: 'p-restricted', title: 'Kubernetes secrets', restricted: true }),

@@ -18,7 +18,11 @@ export function publishingRoutes(services: Services) {
     );
 
     const exportSite = async (request: FastifyRequest<ById>, reply: FastifyReply) => {
-      const { filename, stream } = await exports.exportSite(requireActor(request), request.params.id);
+      const { filename, stream } = await exports.exportSite(
+        requireActor(request),
+        request.params.id,
+        request.query,
+      );
       reply.header('Content-Type', 'application/zip');
       reply.header('Content-Disposition', contentDisposition('attachment', filename));
       reply.header('Cache-Control', 'no-store');

@@ -72,21 +72,32 @@ function send(request: FastifyRequest, reply: FastifyReply, res: SiteResponse): 
 export function siteRoutes(services: Services) {
   const { site } = services;
   return (app: FastifyInstance) => {
-    app.get<{ Params: { workspace: string } }>('/p/:workspace', { config: SITE }, async (request, reply) =>
-      reply.redirect(`/p/${encodeURIComponent(request.params.workspace)}/`, 301),
+    app.get<{ Params: { workspace: string } }>('/p/:workspace', { config: SITE }, async (request, reply) => {
+      const { workspace } = request.params;
+      // `/p/` names no site: the site's 404, not a redirect to `/p//`.
+      if (!workspace) return serve(request, reply, '', '');
+      return reply.redirect(`/p/${encodeURIComponent(workspace)}/`, 301);
+    });
+
+    app.get('/robots.txt', { config: SITE }, async (request, reply) =>
+      send(request, reply, await site.rootRobotsTxt()),
     );
 
-    app.get<SitePath>('/p/:workspace/*', { config: SITE }, async (request, reply) => {
-      const q = request.query.q;
+    async function serve(request: FastifyRequest, reply: FastifyReply, workspace: string, path: string) {
+      const q = (request.query as SitePath['Querystring'] | undefined)?.q;
       const res = await site.serve({
         actor: request.actor,
-        workspace: request.params.workspace,
-        path: request.params['*'],
+        workspace,
+        path,
         ...(typeof q === 'string' ? { query: q } : {}),
         host: request.headers.host,
         visitor: visitorSignals(request),
       });
       return send(request, reply, res);
-    });
+    }
+
+    app.get<SitePath>('/p/:workspace/*', { config: SITE }, async (request, reply) =>
+      serve(request, reply, request.params.workspace, request.params['*']),
+    );
   };
 }

@@ -4,6 +4,9 @@ import { resolveConflictInput } from '../../services/sync-conflicts.js';
 import { createVersionInput, listVersionsInput } from '../../services/versions.js';
 import { defineTool, pageArgs } from '../tool.js';
 
+/** The quality issues a reader meets as a link that goes nowhere (or nowhere certain). */
+const BROKEN_LINK_ISSUES = new Set(['dead_link', 'ambiguous_link', 'missing_anchor']);
+
 /** Quality, publishing, versions, export and sync: the services behind the same HTTP routes. */
 export const publishingTools = [
   defineTool({
@@ -11,7 +14,7 @@ export const publishingTools = [
     title: 'Find broken links',
     description:
       'Checks every internal link of the workspace: [[wikilinks]] and relative Markdown links whose page does not ' +
-      'exist, and #anchors missing on their target page. Needs the admin role. Returns { broken: [{ path, ' +
+      'exist, [[wikilinks]] whose name or title several pages share, and #anchors missing on their target page. Needs the admin role. Returns { broken: [{ path, ' +
       'target, type, message }], count }.',
     input: {},
     scope: 'workspace',
@@ -20,7 +23,7 @@ export const publishingTools = [
       const report = await ctx.services.quality.report(ctx.actor, ctx.workspace);
       const broken = report.pages.flatMap((page) =>
         page.issues
-          .filter((issue) => issue.type === 'dead_link' || issue.type === 'missing_anchor')
+          .filter((issue) => BROKEN_LINK_ISSUES.has(issue.type))
           .map((issue) => ({
             path: page.path,
             target: issue.target ?? null,

@@ -187,6 +187,8 @@ a:hover{text-decoration-thickness:.12em}
 .toc-inline .toc .toc-l3 a{padding-left:1rem}
 .breadcrumbs ol{display:flex;flex-wrap:wrap;gap:.25rem;list-style:none;margin:0 0 1rem;padding:0;font-size:.875rem;color:var(--muted)}
 .breadcrumbs li+li::before{content:"/";content:"/"/"";margin-right:.25rem}
+/* Crumbs sit in one row: the prose rule that spaces list items apart would push all but the first down. */
+.breadcrumbs li+li{margin-top:0}
 .breadcrumbs a{color:var(--muted)}
 .article-header h1,.prose h1{margin:0 0 .5rem}
 .lede{margin:0 0 1.5rem;font-size:1.175rem;color:var(--muted)}
@@ -264,6 +266,7 @@ details>summary{cursor:pointer}
 .search-results p{margin:0}
 .search-path{font-size:.8125rem;color:var(--muted)}
 .status-page{max-width:36rem;margin:0 auto;padding:5rem 1.25rem;text-align:center}
+.site-body>.status-page{grid-area:main;margin:0}
 .status-code{font:700 4rem/1 var(--font-heading);color:var(--muted);margin:0}
 @media (max-width:74.99rem){
 .site-body{grid-template-columns:14.5rem minmax(0,1fr);grid-template-areas:"nav main";gap:2rem}

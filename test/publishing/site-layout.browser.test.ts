@@ -1,0 +1,80 @@
+/**
+ * The published site's layout in Chromium at desktop (1280 px) and phone (390 px) widths:
+ * the page header (title, then description, then the contents box), the breadcrumb row
+ * and the 404 page's sidebar. Runs when /usr/bin/chromium exists; says so when skipped.
+ */
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import type { TestServer } from '../helpers/server.js';
+import { registerUser } from '../helpers/users.js';
+import { createPage, createWorkspace } from '../helpers/workspace-access.js';
+import { setSettings, startPublishing } from './publishing-helpers.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const available = existsSync(CHROMIUM);
+
+if (!available) {
+  console.warn(
+    `\n[site-layout.browser] SKIPPED: ${CHROMIUM} not found. Install it with: apt-get install -y chromium\n`,
+  );
+}
+
+describe.skipIf(!available).each([1280, 390])('site layout at %i px', (width) => {
+  let server: TestServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startPublishing();
+    const owner = await registerUser(server);
+    const ws = await createWorkspace(server, owner, 'layout');
+    await createPage(server, owner, ws, 'index.md', {
+      title: 'Layout',
+      body: '# Layout\n\nHome.',
+      publish: true,
+    });
+    await createPage(server, owner, ws, 'guides/deployment.md', {
+      title: 'Deployment',
+      description: 'Shipping to production',
+      body: '# Deployment\n\n## Blue-green deploys\n\nSwap traffic.\n\n## Rollback\n\nSwap back.\n',
+      publish: true,
+    });
+    await setSettings(server, owner, ws, { public_site: true });
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({ executablePath: CHROMIUM });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('shows the title, then the description, then the contents; breadcrumbs on one line', async () => {
+    const page = await browser.newPage({ viewport: { width, height: 800 } });
+    await page.goto(`${server.url}/p/layout/guides/deployment`);
+    const top = async (selector: string) => (await page.locator(selector).first().boundingBox())?.y ?? NaN;
+    const h1 = await top('main h1');
+    const lede = await top('main .lede');
+    expect(lede).toBeGreaterThan(h1);
+    if (width < 1200) expect(await top('main .toc-inline')).toBeGreaterThan(lede);
+    const crumbs = await page
+      .locator('.breadcrumbs li')
+      .evaluateAll((items) => items.map((li) => Math.round(li.getBoundingClientRect().top)));
+    expect(crumbs.length).toBe(3);
+    expect(new Set(crumbs).size).toBe(1);
+    await page.close();
+  });
+
+  it('keeps the sidebar and search on the 404 page', async () => {
+    const page = await browser.newPage({ viewport: { width, height: 800 } });
+    const res = await page.goto(`${server.url}/p/layout/guides/nowhere`);
+    expect(res?.status()).toBe(404);
+    await expect(
+      page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Deployment' }).count(),
+    ).resolves.toBe(1);
+    await expect(page.getByRole('searchbox', { name: 'Search the documentation' }).isVisible()).resolves.toBe(
+      true,
+    );
+    await page.close();
+  });
+});
