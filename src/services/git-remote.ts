@@ -16,6 +16,7 @@ import type { AccessService } from './access.js';
 import { actorIdOf, record } from './activity.js';
 import type { Clock } from './clock.js';
 import type { RepoOpener } from './git-workspace.js';
+import { classifyRemoteFor, type RemoteRules } from './remote-rules.js';
 import { loadOrCreateSecretFile } from './secrets.js';
 import { saveWorkspaceMeta } from './workspace-records.js';
 
@@ -36,8 +37,8 @@ export interface GitRemoteDeps {
   lock: WorkspaceLock;
   repos: RepoOpener;
   dataDir: string;
-  allowFileRemotes: boolean;
-  allowPrivateHosts: boolean;
+  /** What the remote may be; checked when it is set and again before each fetch and push. */
+  rules: RemoteRules;
   /** Called under the lock when the remote changes: conflicts with the old remote no longer apply. */
   onRemoteChanged: (workspaceId: string) => Promise<void>;
 }
@@ -132,12 +133,7 @@ export function createGitRemote(deps: GitRemoteDeps) {
     });
   }
 
-  const classify = (url: string): Promise<ClassifiedRemote> =>
-    classifyRemote(url, {
-      allowFileRemotes: deps.allowFileRemotes,
-      allowPrivateHosts: deps.allowPrivateHosts,
-      dataDir: deps.dataDir,
-    });
+  const classify = (url: string): Promise<ClassifiedRemote> => classifyRemote(url, deps.rules);
 
   return {
     classify,
@@ -223,7 +219,9 @@ export function createGitRemote(deps: GitRemoteDeps) {
      */
     async setRemote(actor: Actor, idOrSlug: string, input: z.infer<typeof gitRemoteInput>): Promise<string> {
       const { workspace } = await deps.access.require(actor, idOrSlug, CAN.administer);
-      const gitRemote = input.git_remote ? (await classify(input.git_remote)).display : null;
+      const gitRemote = input.git_remote
+        ? (await classifyRemoteFor(actor, input.git_remote, deps.rules)).display
+        : null;
       const gitBranch = input.git_branch ?? workspace.git_branch;
       await assertBranch(gitBranch);
       const now = deps.clock.now().toISOString();

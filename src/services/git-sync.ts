@@ -13,6 +13,7 @@ import { createGitRemote, type gitRemoteInput } from './git-remote.js';
 import { createRepoOpener, FOLIO_IDENTITY, type GitWorkspace } from './git-workspace.js';
 import type { PagesService } from './pages.js';
 import type { Reconciler } from './reconcile.js';
+import { remoteRulesOf } from './remote-rules.js';
 import { createSyncConflicts } from './sync-conflicts.js';
 import { createConflictResolution } from './sync-resolve.js';
 import { createSyncState } from './sync-state.js';
@@ -20,7 +21,7 @@ import { createSyncEngine, type SyncEngine } from './sync.js';
 import type { WorkspacesService } from './workspaces.js';
 
 export interface GitSyncDeps {
-  config: Pick<Config, 'dataDir' | 'gitSyncIntervalSeconds' | 'gitAllowFileRemotes' | 'gitAllowPrivateHosts'>;
+  config: Pick<Config, 'dataDir' | 'gitSyncIntervalSeconds' | 'gitFileRemoteRoot' | 'gitAllowPrivateHosts'>;
   store: Store;
   events: EventBus;
   clock: Clock;
@@ -57,8 +58,7 @@ export function createGitSync(deps: GitSyncDeps) {
   });
   const remote = createGitRemote({
     ...{ store, clock, access, lock, repos, dataDir },
-    allowFileRemotes: config.gitAllowFileRemotes,
-    allowPrivateHosts: config.gitAllowPrivateHosts,
+    rules: remoteRulesOf(config),
     onRemoteChanged: (workspaceId) => conflicts.supersedeAll(workspaceId),
   });
   const sync = createSyncEngine({

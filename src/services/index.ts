@@ -34,6 +34,7 @@ import { createPasswordHasher } from './passwords.js';
 import { communityPlanLimits, type PlanLimits } from './plan-limits.js';
 import { createRebuilder } from './rebuild.js';
 import { createReconciler } from './reconcile.js';
+import { remoteRulesOf } from './remote-rules.js';
 import { createSearchService } from './search.js';
 import { loadOrCreateSecretFile, randomToken } from './secrets.js';
 import { createSessions } from './sessions.js';
@@ -99,8 +100,7 @@ export async function createServices(deps: ServiceDeps) {
   });
   const workspaces = createWorkspaces({
     ...{ store, clock, logger, access, searchIndex, dataDir },
-    ...{ publicUrl: config.publicUrl, gitAllowFileRemotes: config.gitAllowFileRemotes },
-    gitAllowPrivateHosts: config.gitAllowPrivateHosts,
+    ...{ publicUrl: config.publicUrl, remoteRules: remoteRulesOf(config) },
   });
   // Page moves a crash interrupted; finished before start-up reconciliation, by `rebuild`,
   // and right after a move fails midway.

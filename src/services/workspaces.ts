@@ -10,7 +10,6 @@ import { atLeast, CAN, isRole, requireScope, type Role } from '../domain/policy.
 import { validateSlug } from '../domain/slug.js';
 import { AppError, forbidden } from '../errors.js';
 import { WorkspaceRepo } from '../git/repository.js';
-import { classifyRemote } from '../git/remote-url.js';
 import type { Logger } from '../logger.js';
 import type { SearchIndex } from '../search/search-index.js';
 import type { Store } from '../store/database.js';
@@ -20,6 +19,7 @@ import { actorIdOf, record } from './activity.js';
 import type { StarterWorkspaceFactory } from './auth.js';
 import type { Clock } from './clock.js';
 import { indexForSearch, rowFor } from './page-index.js';
+import { classifyRemoteFor, type RemoteRules } from './remote-rules.js';
 import { randomToken } from './secrets.js';
 import { type SyncSummary, syncSummaries } from './sync-state.js';
 import { WELCOME_BODY, WELCOME_FRONTMATTER } from './welcome-page.js';
@@ -70,9 +70,8 @@ export interface WorkspacesDeps {
   searchIndex: SearchIndex;
   dataDir: string;
   publicUrl: string;
-  gitAllowFileRemotes: boolean;
-  /** GIT_ALLOW_PRIVATE_HOSTS: remotes on loopback or private addresses, and plain http://. */
-  gitAllowPrivateHosts?: boolean;
+  /** What a workspace's git remote may be. */
+  remoteRules: RemoteRules;
 }
 
 const isUniqueViolation = (error: unknown) => /unique|duplicate/i.test((error as Error).message ?? '');
@@ -323,13 +322,7 @@ export function createWorkspaces(deps: WorkspacesDeps) {
       }
       const slug = validateSlug(input.slug);
       const gitRemote = input.git_remote
-        ? (
-            await classifyRemote(input.git_remote, {
-              allowFileRemotes: deps.gitAllowFileRemotes,
-              allowPrivateHosts: deps.gitAllowPrivateHosts ?? false,
-              dataDir,
-            })
-          ).display
+        ? (await classifyRemoteFor(actor, input.git_remote, deps.remoteRules)).display
         : null;
       const slugTaken = () =>
         new AppError('CONFLICT', `A workspace with the slug "${slug}" already exists`, {
