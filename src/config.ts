@@ -90,6 +90,7 @@ const envSchema = z.object({
   GIT_SYNC_INTERVAL: int(300, 0, 7 * 24 * 3600),
   GIT_ALLOW_FILE_REMOTES: bool(false),
   GIT_FILE_REMOTE_ROOT: optionalString,
+  GIT_NETWORK_TIMEOUT: int(120, 1, 24 * 3600),
   GIT_ALLOW_PRIVATE_HOSTS: bool(false),
   FOLIO_SERVER_URL: optionalUrl,
   MCP_CORS_ORIGINS: optionalString,
@@ -134,6 +135,8 @@ export interface Config {
    * `gitAllowFileRemotes` is (only the platform owner may connect such a remote).
    */
   readonly gitFileRemoteRoot: string | undefined;
+  /** Longest a git fetch or push may run before it is killed (GIT_NETWORK_TIMEOUT, seconds). */
+  readonly gitNetworkTimeoutSeconds: number;
   /**
    * Whether git remotes may point at loopback, private or link-local hosts and use plain
    * http:// (a self-hosted Gitea on the LAN); off by default as a guard against SSRF.
@@ -225,6 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     gitSyncIntervalSeconds: e.GIT_SYNC_INTERVAL,
     gitAllowFileRemotes: e.GIT_ALLOW_FILE_REMOTES,
     gitFileRemoteRoot: e.GIT_ALLOW_FILE_REMOTES ? fileRemoteRoot : undefined,
+    gitNetworkTimeoutSeconds: e.GIT_NETWORK_TIMEOUT,
     gitAllowPrivateHosts: e.GIT_ALLOW_PRIVATE_HOSTS,
     serverUrl: e.FOLIO_SERVER_URL,
     mcpCorsOrigins: (e.MCP_CORS_ORIGINS ?? '')

@@ -35,6 +35,8 @@ export interface GitRemoteDeps {
   clock: Clock;
   access: AccessService;
   lock: WorkspaceLock;
+  /** The sync engine's network lock: a remote never changes under a running fetch or push. */
+  network: WorkspaceLock;
   repos: RepoOpener;
   dataDir: string;
   /** What the remote may be; checked when it is set and again before each fetch and push. */
@@ -225,29 +227,31 @@ export function createGitRemote(deps: GitRemoteDeps) {
       const gitBranch = input.git_branch ?? workspace.git_branch;
       await assertBranch(gitBranch);
       const now = deps.clock.now().toISOString();
-      await deps.lock.run(workspace.id, async () => {
-        const updated = { ...workspace, git_remote: gitRemote, git_branch: gitBranch, updated_at: now };
-        const changed = gitRemote !== workspace.git_remote || gitBranch !== workspace.git_branch;
-        // Removing origin drops its tracking refs: what the old remote had says nothing about the new one.
-        if (changed) await (await deps.repos.open(workspace)).setRemote(null);
-        await deps.repos.open(updated);
-        await db.transaction().execute(async (trx) => {
-          await trx
-            .updateTable('workspaces')
-            .set({ git_remote: gitRemote, git_branch: gitBranch, updated_at: now })
-            .where('id', '=', workspace.id)
-            .execute();
-          await record(trx, {
-            workspaceId: workspace.id,
-            action: 'git_remote_changed',
-            actorId: actorIdOf(actor),
-            at: now,
-            details: { git_remote: gitRemote, git_branch: gitBranch },
+      await deps.network.run(workspace.id, () =>
+        deps.lock.run(workspace.id, async () => {
+          const updated = { ...workspace, git_remote: gitRemote, git_branch: gitBranch, updated_at: now };
+          const changed = gitRemote !== workspace.git_remote || gitBranch !== workspace.git_branch;
+          // Removing origin drops its tracking refs: what the old remote had says nothing about the new one.
+          if (changed) await (await deps.repos.open(workspace)).setRemote(null);
+          await deps.repos.open(updated);
+          await db.transaction().execute(async (trx) => {
+            await trx
+              .updateTable('workspaces')
+              .set({ git_remote: gitRemote, git_branch: gitBranch, updated_at: now })
+              .where('id', '=', workspace.id)
+              .execute();
+            await record(trx, {
+              workspaceId: workspace.id,
+              action: 'git_remote_changed',
+              actorId: actorIdOf(actor),
+              at: now,
+              details: { git_remote: gitRemote, git_branch: gitBranch },
+            });
           });
-        });
-        await saveWorkspaceMeta(db, deps.dataDir, updated);
-        if (changed) await deps.onRemoteChanged(workspace.id);
-      });
+          await saveWorkspaceMeta(db, deps.dataDir, updated);
+          if (changed) await deps.onRemoteChanged(workspace.id);
+        }),
+      );
       return workspace.id;
     },
   };

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Actor } from '../domain/actor.js';
 import type { EventBus } from '../events/bus.js';
-import type { WorkspaceLock } from '../git/lock.js';
+import { KeyedLock, type WorkspaceLock } from '../git/lock.js';
 import type { WorkspaceRepo } from '../git/repository.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/database.js';
@@ -21,7 +21,14 @@ import { createSyncEngine, type SyncEngine } from './sync.js';
 import type { WorkspacesService } from './workspaces.js';
 
 export interface GitSyncDeps {
-  config: Pick<Config, 'dataDir' | 'gitSyncIntervalSeconds' | 'gitFileRemoteRoot' | 'gitAllowPrivateHosts'>;
+  config: Pick<
+    Config,
+    | 'dataDir'
+    | 'gitSyncIntervalSeconds'
+    | 'gitFileRemoteRoot'
+    | 'gitAllowPrivateHosts'
+    | 'gitNetworkTimeoutSeconds'
+  >;
   store: Store;
   events: EventBus;
   clock: Clock;
@@ -45,8 +52,10 @@ export interface GitSyncDeps {
 export function createGitSync(deps: GitSyncDeps) {
   const { config, store, events, clock, logger, access, lock } = deps;
   const dataDir = config.dataDir;
-  const repos = createRepoOpener(dataDir);
+  const repos = createRepoOpener(dataDir, { networkTimeoutMs: config.gitNetworkTimeoutSeconds * 1000 });
   let leftovers: Promise<void> = Promise.resolve();
+  // Fetches and pushes of one workspace take turns without holding up its page writes.
+  const network = new KeyedLock();
   const state = createSyncState({ store, events, clock });
   const conflicts = createSyncConflicts({ store, clock, events, access, state, dataDir });
   // Commits are pushed by the engine, which itself flushes pending commits: bound late.
@@ -57,12 +66,12 @@ export function createGitSync(deps: GitSyncDeps) {
     afterCommit: (workspaceId) => engine?.pushSoon(workspaceId),
   });
   const remote = createGitRemote({
-    ...{ store, clock, access, lock, repos, dataDir },
+    ...{ store, clock, access, lock, network, repos, dataDir },
     rules: remoteRulesOf(config),
     onRemoteChanged: (workspaceId) => conflicts.supersedeAll(workspaceId),
   });
   const sync = createSyncEngine({
-    ...{ store, events, clock, logger, lock, access, repos, state, commits, remote, conflicts },
+    ...{ store, events, clock, logger, lock, network, access, repos, state, commits, remote, conflicts },
     reconciler: deps.reconciler,
     intervalSeconds: config.gitSyncIntervalSeconds,
   });

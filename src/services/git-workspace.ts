@@ -15,9 +15,6 @@ export interface GitWorkspace {
   git_remote: string | null;
 }
 
-/** Fetch and push get longer than local commands: a big first clone over a slow link. */
-const NETWORK_TIMEOUT_MS = 120_000;
-
 /**
  * Keeps git's hands off Folio's half-written files: an atomic write's temp file
  * (`.folio-tmp-*`) left by a crash must never be committed by `commitAll`.
@@ -49,13 +46,14 @@ async function checkoutBranch(root: string, branch: string): Promise<void> {
  * Opens workspace repositories ready for sync work: initialised, temp files
  * excluded, on the workspace's branch, origin pointing at its remote. The setup
  * runs once per process and configuration, since it costs several git calls.
- * Callers hold the workspace lock.
+ * Callers hold the workspace lock. Fetches and pushes are stopped after
+ * `networkTimeoutMs` (GIT_NETWORK_TIMEOUT).
  */
-export function createRepoOpener(dataDir: string) {
+export function createRepoOpener(dataDir: string, options: { networkTimeoutMs: number }) {
   const ready = new Map<string, string>();
   return {
     async open(ws: GitWorkspace): Promise<WorkspaceRepo> {
-      const repo = new WorkspaceRepo(workspaceDir(dataDir, ws.id), { timeoutMs: NETWORK_TIMEOUT_MS });
+      const repo = new WorkspaceRepo(workspaceDir(dataDir, ws.id), { timeoutMs: options.networkTimeoutMs });
       const key = `${ws.git_branch}\n${ws.git_remote ?? ''}`;
       if (ready.get(ws.id) === key) return repo;
       await repo.init(ws.git_branch);
