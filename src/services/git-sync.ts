@@ -52,7 +52,10 @@ export interface GitSyncDeps {
 export function createGitSync(deps: GitSyncDeps) {
   const { config, store, events, clock, logger, access, lock } = deps;
   const dataDir = config.dataDir;
-  const repos = createRepoOpener(dataDir, { networkTimeoutMs: config.gitNetworkTimeoutSeconds * 1000 });
+  const repos = createRepoOpener(dataDir, {
+    networkTimeoutMs: config.gitNetworkTimeoutSeconds * 1000,
+    logger,
+  });
   let leftovers: Promise<void> = Promise.resolve();
   // Fetches and pushes of one workspace take turns without holding up its page writes.
   const network = new KeyedLock();
@@ -61,7 +64,7 @@ export function createGitSync(deps: GitSyncDeps) {
   // Commits are pushed by the engine, which itself flushes pending commits: bound late.
   let engine: SyncEngine | null = null;
   const commits = createGitCommits({
-    ...{ store, events, lock, logger, repos },
+    ...{ store, events, lock, logger, repos, state },
     ...(deps.commitDebounceMs !== undefined ? { debounceMs: deps.commitDebounceMs } : {}),
     afterCommit: (workspaceId) => engine?.pushSoon(workspaceId),
   });
@@ -118,6 +121,9 @@ export function createGitSync(deps: GitSyncDeps) {
       });
       return repo;
     },
+
+    /** Workspaces whose last commit failed, and why (`/api/ready` reports them). */
+    commitFailures: commits.failures,
 
     /** Commits what a crash left behind, pushes what is unpushed, starts polling. */
     start(): void {

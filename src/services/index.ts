@@ -231,7 +231,12 @@ export async function createServices(deps: ServiceDeps) {
     ...collaboration,
     ...publishing,
     authenticate: createAuthenticator({ store, jwt, apiKeys }),
-    health: createHealthService({ store, dataDir: config.dataDir, gitVersion: gitAvailable }),
+    health: createHealthService({
+      store,
+      dataDir: config.dataDir,
+      gitVersion: gitAvailable,
+      commitFailures: gitSync.commitFailures,
+    }),
     mailWorker,
 
     /** Resolves once start-up work done in the background (the JWT key) is complete. */

@@ -34,7 +34,7 @@ export const REMOTE_FAILURE: Record<GitErrorKind, string> = {
  * bounded. A git failure says what kind it is and git's own first line
  * (already redacted), not the command that ran.
  */
-export function errorText(error: unknown): string {
+export function errorText(error: unknown, context?: string): string {
   const firstLine = (text: string) =>
     redactCredentials(text)
       .split('\n')
@@ -47,6 +47,7 @@ export function errorText(error: unknown): string {
   } else {
     line = firstLine(error instanceof Error ? error.message : String(error)) ?? 'unknown error';
   }
+  if (context) line = `${context}: ${line}`;
   return line.length > 500 ? `${line.slice(0, 497)}...` : line;
 }
 
@@ -107,13 +108,29 @@ export function createSyncState(deps: { store: Store; events: EventBus; clock: C
       return (row?.sync_status ?? 'idle') as SyncStatus;
     },
 
+    /** What failed works again (a commit): forgets the error and leaves `error` for `idle`. */
+    async clearError(workspaceId: string): Promise<void> {
+      await upsert(workspaceId, { last_error: null, last_error_at: null });
+      const r = await db
+        .updateTable('workspaces')
+        .set({ sync_status: 'idle' })
+        .where('id', '=', workspaceId)
+        .where('sync_status', '=', 'error')
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) > 0)
+        deps.events.emit('sync-status', { workspace_id: workspaceId, status: 'idle' });
+    },
+
     /** A pull or push went through: remembers when, and forgets the last error. */
     recordSuccess: (workspaceId: string) =>
       upsert(workspaceId, { last_sync_at: now(), last_error: null, last_error_at: null }),
 
-    /** Remembers why the last attempt failed (redacted); returns the stored text. */
-    async recordError(workspaceId: string, error: unknown): Promise<string> {
-      const text = errorText(error);
+    /**
+     * Remembers why the last attempt failed (redacted, after `context` when
+     * given); returns the stored text.
+     */
+    async recordError(workspaceId: string, error: unknown, context?: string): Promise<string> {
+      const text = context ? errorText(error, context) : errorText(error);
       await upsert(workspaceId, { last_error: text, last_error_at: now() });
       return text;
     },
