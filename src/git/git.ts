@@ -36,7 +36,8 @@ export interface GitResult {
  * A coarse reading of git's (LC_ALL=C) stderr, so services can map failures
  * to sync states and messages without parsing text themselves.
  */
-export type GitErrorKind = 'auth' | 'not-found' | 'rejected' | 'unavailable' | 'timeout' | 'unknown';
+export type GitErrorKind =
+  'auth' | 'host-key-changed' | 'not-found' | 'rejected' | 'unavailable' | 'timeout' | 'unknown';
 
 /**
  * A failed git invocation. `command` and `stderr` are already redacted and safe
@@ -135,6 +136,8 @@ export function redactCredentials(text: string, secrets: readonly string[] = [])
 }
 
 const KIND_PATTERNS: Array<[GitErrorKind, RegExp]> = [
+  // Host keys are trusted on first use, so a failed verification means the key changed.
+  ['host-key-changed', /REMOTE HOST IDENTIFICATION HAS CHANGED|Host key verification failed/],
   ['timeout', /Operation too slow|Operation timed out|timed out|Timeout, server .* not responding/i],
   [
     'auth',

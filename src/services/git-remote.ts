@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -18,6 +18,7 @@ import type { Clock } from './clock.js';
 import type { RepoOpener } from './git-workspace.js';
 import { classifyRemoteFor, type RemoteRules } from './remote-rules.js';
 import { loadOrCreateSecretFile } from './secrets.js';
+import { knownHostsFile } from './sync-state.js';
 import { saveWorkspaceMeta } from './workspace-records.js';
 
 export const gitCredentialsInput = z.object({
@@ -153,7 +154,7 @@ export function createGitRemote(deps: GitRemoteDeps) {
         return {
           kind: 'ssh',
           privateKeyPath: key.privateKeyPath,
-          knownHostsPath: path.join(keyDir(ws.id), 'known_hosts'),
+          knownHostsPath: knownHostsFile(deps.dataDir, ws.id),
         };
       }
       if (kind !== 'https') return undefined;
@@ -205,6 +206,26 @@ export function createGitRemote(deps: GitRemoteDeps) {
         })
         .where('workspace_id', '=', workspace.id)
         .execute();
+    },
+
+    /**
+     * Admins: forgets the SSH host key trusted for the remote, so the next
+     * fetch trusts the key the server shows then (after the git host replaced
+     * its key). Answers the workspace id.
+     */
+    async resetHostKey(actor: Actor, idOrSlug: string): Promise<string> {
+      const { workspace } = await deps.access.require(actor, idOrSlug, CAN.administer);
+      await deps.network.run(workspace.id, async () => {
+        await rm(knownHostsFile(deps.dataDir, workspace.id), { force: true });
+        await record(db, {
+          workspaceId: workspace.id,
+          action: 'git_host_key_reset',
+          actorId: actorIdOf(actor),
+          at: deps.clock.now().toISOString(),
+          details: { git_remote: workspace.git_remote },
+        });
+      });
+      return workspace.id;
     },
 
     /** Admins: the deploy key's public line (generated on first request) to add to the git host. */

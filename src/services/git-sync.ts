@@ -71,7 +71,11 @@ export function createGitSync(deps: GitSyncDeps) {
   const remote = createGitRemote({
     ...{ store, clock, access, lock, network, repos, dataDir },
     rules: remoteRulesOf(config),
-    onRemoteChanged: (workspaceId) => conflicts.supersedeAll(workspaceId),
+    // Conflicts and errors were about the old remote.
+    onRemoteChanged: async (workspaceId) => {
+      await conflicts.supersedeAll(workspaceId);
+      await state.clearError(workspaceId);
+    },
   });
   const sync = createSyncEngine({
     ...{ store, events, clock, logger, lock, network, access, repos, state, commits, remote, conflicts },
@@ -103,6 +107,17 @@ export function createGitSync(deps: GitSyncDeps) {
     async setRemote(actor: Actor, idOrSlug: string, input: z.infer<typeof gitRemoteInput>) {
       const id = await remote.setRemote(actor, idOrSlug, input);
       if (input.git_remote) sync.runSync(id, { trigger: 'poll' }).catch(() => undefined);
+      return deps.workspaces.get(actor, id);
+    },
+
+    /**
+     * Admins: forgets the trusted SSH host key of the remote and clears the
+     * error it caused, then syncs in the background, trusting the key shown now.
+     */
+    async resetHostKey(actor: Actor, idOrSlug: string) {
+      const id = await remote.resetHostKey(actor, idOrSlug);
+      await state.clearError(id);
+      sync.runSync(id, { trigger: 'poll' }).catch(() => undefined);
       return deps.workspaces.get(actor, id);
     },
 

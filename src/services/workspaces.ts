@@ -10,6 +10,7 @@ import { atLeast, CAN, isRole, requireScope, type Role } from '../domain/policy.
 import { validateSlug } from '../domain/slug.js';
 import { AppError, forbidden } from '../errors.js';
 import { WorkspaceRepo } from '../git/repository.js';
+import type { TrustedHostKey } from '../git/known-hosts.js';
 import type { Logger } from '../logger.js';
 import type { SearchIndex } from '../search/search-index.js';
 import type { Store } from '../store/database.js';
@@ -55,6 +56,8 @@ export interface WorkspaceRecord {
   last_sync_at: string | null;
   /** Why the last sync failed (redacted; admins only), null after a success. */
   last_error?: string | null;
+  /** Admins only: the SSH host key trusted on first contact with an ssh remote, null before. */
+  git_host_key?: TrustedHostKey | null;
   public_site: boolean;
   created_at: string;
   updated_at: string;
@@ -108,6 +111,7 @@ export function createWorkspaces(deps: WorkspacesDeps) {
     };
     if (atLeast(role, 'admin')) {
       out.last_error = sync?.last_error ?? null;
+      out.git_host_key = sync?.git_host_key ?? null;
       out.webhook_secret = row.webhook_secret;
       out.webhook_url = `${deps.publicUrl}/api/git/webhook/${row.id}`;
     }
@@ -289,6 +293,7 @@ export function createWorkspaces(deps: WorkspacesDeps) {
       const page = rows.slice(0, input.limit);
       const syncs = await syncSummaries(
         db,
+        dataDir,
         page.map((r) => r.id),
       );
       const data = page.map(({ org_handle, ...row }) =>
@@ -305,7 +310,7 @@ export function createWorkspaces(deps: WorkspacesDeps) {
         .select('handle')
         .where('id', '=', workspace.org_id)
         .executeTakeFirst();
-      const syncs = await syncSummaries(db, [workspace.id]);
+      const syncs = await syncSummaries(db, dataDir, [workspace.id]);
       return present(workspace, org?.handle ?? '', role, syncs.get(workspace.id));
     },
 
