@@ -214,7 +214,7 @@ export function createGitRemote(deps: GitRemoteDeps) {
      * its key). Answers the workspace id.
      */
     async resetHostKey(actor: Actor, idOrSlug: string): Promise<string> {
-      const { workspace } = await deps.access.require(actor, idOrSlug, CAN.administer);
+      const { workspace } = await deps.access.require(actor, idOrSlug, CAN.administerDelete);
       await deps.network.run(workspace.id, async () => {
         await rm(knownHostsFile(deps.dataDir, workspace.id), { force: true });
         await record(db, {
