@@ -89,7 +89,9 @@ const envSchema = z.object({
   STRIPE_API_BASE: z.string().default('https://api.stripe.com'),
   FRONTMATTER_MODE: z.enum(['strict', 'lenient']).default('lenient'),
   GIT_SYNC_INTERVAL: int(300, 0, 7 * 24 * 3600),
-  GIT_ALLOW_FILE_REMOTES: bool(true).optional(),
+  GIT_ALLOW_FILE_REMOTES: bool(false),
+  GIT_FILE_REMOTE_ROOT: optionalString,
+  GIT_NETWORK_TIMEOUT: int(120, 1, 24 * 3600),
   GIT_ALLOW_PRIVATE_HOSTS: bool(false),
   GIT_MAX_PAGE_BYTES: int(10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
   RENDER_MAX_BYTES: int(2 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
@@ -136,6 +138,13 @@ export interface Config {
   readonly gitSyncIntervalSeconds: number;
   readonly gitAllowFileRemotes: boolean;
   /**
+   * The absolute folder local (`file://`, path) remotes must lie in; set exactly when
+   * `gitAllowFileRemotes` is (only the platform owner may connect such a remote).
+   */
+  readonly gitFileRemoteRoot: string | undefined;
+  /** Longest a git fetch or push may run before it is killed (GIT_NETWORK_TIMEOUT, seconds). */
+  readonly gitNetworkTimeoutSeconds: number;
+  /**
    * Whether git remotes may point at loopback, private or link-local hosts and use plain
    * http:// (a self-hosted Gitea on the LAN); off by default as a guard against SSRF.
    */
@@ -176,6 +185,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
+  const fileRemoteRoot =
+    e.GIT_FILE_REMOTE_ROOT === undefined ? undefined : path.resolve(e.GIT_FILE_REMOTE_ROOT);
+  if (e.GIT_ALLOW_FILE_REMOTES && fileRemoteRoot === undefined) {
+    throw new ConfigError(['GIT_FILE_REMOTE_ROOT: required when GIT_ALLOW_FILE_REMOTES is true']);
+  }
+  if (e.GIT_ALLOW_FILE_REMOTES && fileRemoteRoot !== undefined && isWithin(fileRemoteRoot, dataDir)) {
+    throw new ConfigError(['GIT_FILE_REMOTE_ROOT: must be outside DATA_DIR']);
+  }
   const config: Config = {
     port: e.PORT,
     host: e.HOST,
@@ -227,7 +244,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     frontmatterMode: e.FRONTMATTER_MODE,
     gitSyncIntervalSeconds: e.GIT_SYNC_INTERVAL,
-    gitAllowFileRemotes: e.GIT_ALLOW_FILE_REMOTES ?? e.EDITION !== 'cloud',
+    gitAllowFileRemotes: e.GIT_ALLOW_FILE_REMOTES,
+    gitFileRemoteRoot: e.GIT_ALLOW_FILE_REMOTES ? fileRemoteRoot : undefined,
+    gitNetworkTimeoutSeconds: e.GIT_NETWORK_TIMEOUT,
     gitAllowPrivateHosts: e.GIT_ALLOW_PRIVATE_HOSTS,
     gitMaxPageBytes: e.GIT_MAX_PAGE_BYTES,
     render: { maxBytes: e.RENDER_MAX_BYTES, timeoutMs: e.RENDER_TIMEOUT_MS, workers: e.RENDER_WORKERS },
@@ -244,6 +263,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 /** A config for tests and embedders: defaults plus the given variables, no process.env. */
 export function configFrom(vars: Record<string, string | undefined>): Config {
   return loadConfig(vars as NodeJS.ProcessEnv);
+}
+
+/** Whether `child` is `parent` or lies below it (both absolute). */
+function isWithin(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
 function deepFreeze<T>(value: T): T {

@@ -36,7 +36,8 @@ export interface GitResult {
  * A coarse reading of git's (LC_ALL=C) stderr, so services can map failures
  * to sync states and messages without parsing text themselves.
  */
-export type GitErrorKind = 'auth' | 'not-found' | 'rejected' | 'unavailable' | 'timeout' | 'unknown';
+export type GitErrorKind =
+  'auth' | 'host-key-changed' | 'not-found' | 'rejected' | 'unavailable' | 'timeout' | 'unknown';
 
 /**
  * A failed git invocation. `command` and `stderr` are already redacted and safe
@@ -100,9 +101,29 @@ function baseEnv(): NodeJS.ProcessEnv {
   env.LC_ALL = 'C';
   env.LANGUAGE = 'C';
   // BatchMode: ssh must fail rather than wait for a passphrase or host-key answer.
-  env.GIT_SSH_COMMAND = 'ssh -o BatchMode=yes';
+  env.GIT_SSH_COMMAND = ['ssh', '-o BatchMode=yes', ...SSH_LIMITS].join(' ');
   return env;
 }
+
+/**
+ * ssh gives up on a host that does not connect within 30 s, and on a
+ * connection that stays silent for 30 s (two unanswered keepalives 15 s apart).
+ */
+const SSH_LIMITS = ['-o ConnectTimeout=30', '-o ServerAliveInterval=15', '-o ServerAliveCountMax=2'];
+
+/**
+ * Options for every git command that talks to a remote: an HTTP transfer
+ * slower than 1 KB/s for 30 s is abandoned (curl's low-speed limit, which
+ * also ends a server that accepts the connection and then says nothing), and
+ * the automatic gc and maintenance that would follow a fetch are left to
+ * local commands under the workspace lock. runGit's kill timeout bounds the rest.
+ */
+export const NETWORK_ARGS = [
+  '-c', 'http.lowSpeedLimit=1000',
+  '-c', 'http.lowSpeedTime=30',
+  '-c', 'gc.auto=0',
+  '-c', 'maintenance.auto=false',
+]; // prettier-ignore
 
 /** Blanks `scheme://userinfo@` parts, Authorization header values and the given literal secrets. */
 export function redactCredentials(text: string, secrets: readonly string[] = []): string {
@@ -115,6 +136,9 @@ export function redactCredentials(text: string, secrets: readonly string[] = [])
 }
 
 const KIND_PATTERNS: Array<[GitErrorKind, RegExp]> = [
+  // Host keys are trusted on first use, so a failed verification means the key changed.
+  ['host-key-changed', /REMOTE HOST IDENTIFICATION HAS CHANGED|Host key verification failed/],
+  ['timeout', /Operation too slow|Operation timed out|timed out|Timeout, server .* not responding/i],
   [
     'auth',
     /Authentication failed|could not read (Username|Password)|Permission denied \(|returned error: 40[13]/i,
@@ -126,7 +150,7 @@ const KIND_PATTERNS: Array<[GitErrorKind, RegExp]> = [
   ],
   [
     'unavailable',
-    /Could not resolve host|Connection refused|timed out|returned error: 5\d\d|Failed to connect|unable to access|Network is unreachable|Could not read from remote repository/i,
+    /Could not resolve host|Connection refused|returned error: 5\d\d|Failed to connect|unable to access|Network is unreachable|Could not read from remote repository/i,
   ],
 ];
 
@@ -151,6 +175,7 @@ export function runGit(
   const env = { ...baseEnv(), ...options.env };
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
 
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   return new Promise<GitResult>((resolve, reject) => {
     // detached: git gets its own process group, so a timeout also kills
     // git-remote-https / ssh grandchildren that would otherwise hold the pipes.
@@ -172,7 +197,7 @@ export function runGit(
       } catch {
         child.kill('SIGKILL');
       }
-    }, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    }, timeoutMs);
 
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
@@ -191,7 +216,8 @@ export function runGit(
       clearTimeout(timer);
       const stderr = redactCredentials(Buffer.concat(err).toString('utf8'), secrets);
       if (timedOut) {
-        reject(new GitError(command, null, `timed out\n${stderr}`, 'timeout'));
+        const limit = `stopped after ${Math.round(timeoutMs / 1000)} s without finishing`;
+        reject(new GitError(command, null, `${limit}\n${stderr}`, 'timeout'));
         return;
       }
       const stdoutBytes = Buffer.concat(out);
@@ -271,6 +297,7 @@ export async function buildAuthEnv(
     '-o IdentitiesOnly=yes',
     '-o StrictHostKeyChecking=accept-new',
     '-o BatchMode=yes',
+    ...SSH_LIMITS,
   ];
   if (auth.knownHostsPath) parts.push(`-o UserKnownHostsFile=${shellQuote(auth.knownHostsPath)}`);
   return { env: { GIT_SSH_COMMAND: parts.join(' ') }, secrets: [] };

@@ -1,8 +1,9 @@
-import { mkdir, symlink } from 'node:fs/promises';
+import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../errors.js';
-import { makeTempDir, removeTempDir } from '../../test/helpers/git-fixtures.js';
+import { createBareRepo, makeTempDir, removeTempDir } from '../../test/helpers/git-fixtures.js';
+import { runGit } from './git.js';
 import { classifyRemote, isBlockedAddress, type ClassifyRemoteOptions } from './remote-url.js';
 
 const dns: Record<string, string[]> = {
@@ -25,7 +26,8 @@ beforeEach(async () => {
   outside = await makeTempDir('folio-remote-');
   dataDir = join(outside, 'data');
   await mkdir(join(dataDir, 'workspaces', 'w1'), { recursive: true });
-  opts = { allowFileRemotes: true, dataDir, resolveHost };
+  opts = { fileRemoteRoot: join(outside, 'remotes'), dataDir, resolveHost };
+  await mkdir(join(outside, 'remotes'));
 });
 afterEach(async () => {
   await removeTempDir(outside);
@@ -78,6 +80,8 @@ describe('classifyRemote', () => {
       'https://metadata.google.internal/computeMetadata',
       'https://192.168.1.10/r.git',
       'https://[fd00:ec2::254]/r.git',
+      'https://[64:ff9b::127.0.0.1]/r.git',
+      'https://[64:ff9b::a9fe:a9fe]/r.git',
       'https://evil.example.com/r.git', // one private address among public ones is enough
       'https://rebind.example.com/r.git',
       'https://meta.example.com/r.git',
@@ -112,12 +116,52 @@ describe('classifyRemote', () => {
     }
   });
 
-  it('accepts local paths outside the data directory only when allowed', async () => {
-    const repo = join(outside, 'remotes', 'docs.git');
+  it('accepts local repositories below the file remote root only when there is one', async () => {
+    const repo = await createBareRepo(join(outside, 'remotes'), 'docs');
     expect(await classifyRemote(repo, opts)).toEqual({ kind: 'file', display: repo });
     expect(await classifyRemote(`file://${repo}`, opts)).toEqual({ kind: 'file', display: `file://${repo}` });
-    expect((await refusal(repo, { ...opts, allowFileRemotes: false })).message).toMatch(/not allowed/);
-    await refusal(`file://${repo}`, { ...opts, allowFileRemotes: false });
+    const clone = join(outside, 'remotes', 'clone');
+    await runGit(outside, ['clone', '-q', repo, clone]);
+    expect(await classifyRemote(clone, opts)).toEqual({ kind: 'file', display: clone });
+    const off = { ...opts, fileRemoteRoot: undefined };
+    expect((await refusal(repo, off)).message).toMatch(/not allowed/);
+    await refusal(`file://${repo}`, off);
+    expect((await refusal(join(outside, 'remotes', 'missing.git'))).message).toMatch(/does not exist/);
+    expect((await refusal(join(outside, 'remotes'))).message).toMatch(/not a git repository/);
+  });
+
+  it('refuses local repositories outside the root, also through symlinks', async () => {
+    const elsewhere = await createBareRepo(outside, 'elsewhere');
+    expect((await refusal(elsewhere)).message).toMatch(/inside the directory the server allows/);
+    await refusal(`${outside}/remotes/../elsewhere.git`);
+    const link = join(outside, 'remotes', 'link.git');
+    await symlink(elsewhere, link);
+    await refusal(link);
+    // A repository below the root whose objects folder is another repository's.
+    const shell = await createBareRepo(join(outside, 'remotes'), 'shell');
+    await rm(join(shell, 'objects'), { recursive: true });
+    await symlink(join(elsewhere, 'objects'), join(shell, 'objects'));
+    expect((await refusal(shell)).message).toMatch(/link outside/);
+  });
+
+  it("refuses git's indirections: gitdir files, commondir files and alternates", async () => {
+    const victim = join(dataDir, 'workspaces', 'w1');
+    await runGit(outside, ['init', '-q', victim]);
+    const gitdirFile = join(outside, 'remotes', 'gitdir');
+    await mkdir(gitdirFile);
+    await writeFile(join(gitdirFile, '.git'), `gitdir: ${join(victim, '.git')}\n`);
+    expect((await refusal(gitdirFile)).message).toMatch(/gitdir file/);
+
+    const alternates = await createBareRepo(join(outside, 'remotes'), 'alternates');
+    await writeFile(
+      join(alternates, 'objects', 'info', 'alternates'),
+      `${join(victim, '.git', 'objects')}\n`,
+    );
+    expect((await refusal(alternates)).message).toMatch(/alternates/);
+
+    const common = await createBareRepo(join(outside, 'remotes'), 'common');
+    await writeFile(join(common, 'commondir'), `${join(victim, '.git')}\n`);
+    expect((await refusal(common)).message).toMatch(/commondir/);
   });
 
   it('refuses local paths inside the data directory, also through .. and symlinks', async () => {
@@ -134,7 +178,14 @@ describe('classifyRemote', () => {
 
 describe('isBlockedAddress', () => {
   it('separates public from internal addresses', () => {
-    for (const ip of ['8.8.8.8', '140.82.121.3', '2a01:4f8:1c1c:1::1', '2606:4700::1111']) {
+    for (const ip of [
+      '8.8.8.8',
+      '140.82.121.3',
+      '2a01:4f8:1c1c:1::1',
+      '2606:4700::1111',
+      '64:ff9b::8.8.8.8',
+      '64:ff9b::808:808',
+    ]) {
       expect(isBlockedAddress(ip), ip).toBe(false);
     }
     for (const ip of [
@@ -148,6 +199,9 @@ describe('isBlockedAddress', () => {
       'fe80::1',
       'fc00::1',
       '64:ff9b::10.0.0.1',
+      '64:ff9b::7f00:1',
+      '64:ff9b:1::8.8.8.8',
+      '2002:7f00:1::1',
       'not-an-ip',
     ]) {
       expect(isBlockedAddress(ip), ip).toBe(true);

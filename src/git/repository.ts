@@ -7,7 +7,15 @@ import { access, appendFile, mkdir, readFile, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppError, invalid } from '../errors.js';
-import { buildAuthEnv, GitError, runGit, type GitAuth, type GitResult, type RunGitOptions } from './git.js';
+import {
+  buildAuthEnv,
+  GitError,
+  NETWORK_ARGS,
+  runGit,
+  type GitAuth,
+  type GitResult,
+  type RunGitOptions,
+} from './git.js';
 
 export { buildAuthEnv, type GitAuth } from './git.js';
 
@@ -198,12 +206,15 @@ export class WorkspaceRepo {
   /**
    * Fetches `branch` from origin into refs/remotes/origin/<branch>. Returns the
    * fetched sha, or null when the remote has no such branch (an empty remote).
+   * Touches neither the index nor the checked-out branch, so it may run while
+   * page writes and commits go on (but not beside another fetch of the same repository).
    */
   async fetch(branch: string, auth?: GitAuth): Promise<string | null> {
     await assertRefName('git_branch', branch);
     const { env, secrets } = await buildAuthEnv(auth);
     const refspec = `+refs/heads/${branch}:refs/remotes/${REMOTE}/${branch}`;
-    const r = await this.git(['fetch', '-q', '--no-tags', '--no-write-fetch-head', REMOTE, refspec], {
+    const args = [...NETWORK_ARGS, 'fetch', '-q', '--no-tags', '--no-write-fetch-head', REMOTE, refspec];
+    const r = await this.git(args, {
       env,
       secrets,
       timeoutMs: this.options.timeoutMs,
@@ -220,7 +231,8 @@ export class WorkspaceRepo {
   async push(branch: string, auth?: GitAuth): Promise<void> {
     await assertRefName('git_branch', branch);
     const { env, secrets } = await buildAuthEnv(auth);
-    await this.git(['push', '-q', '--no-verify', REMOTE, `refs/heads/${branch}:refs/heads/${branch}`], {
+    const refspec = `refs/heads/${branch}:refs/heads/${branch}`;
+    await this.git([...NETWORK_ARGS, 'push', '-q', '--no-verify', REMOTE, refspec], {
       env,
       secrets,
       timeoutMs: this.options.timeoutMs,

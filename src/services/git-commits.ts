@@ -1,10 +1,11 @@
 import path from 'node:path';
 import type { EventBus, Unsubscribe } from '../events/bus.js';
 import type { WorkspaceLock } from '../git/lock.js';
-import type { CommitOptions } from '../git/repository.js';
+import type { CommitOptions, WorkspaceRepo } from '../git/repository.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/database.js';
 import { FOLIO_IDENTITY, type RepoOpener } from './git-workspace.js';
+import type { SyncState } from './sync-state.js';
 
 export interface GitCommitsDeps {
   store: Store;
@@ -12,6 +13,8 @@ export interface GitCommitsDeps {
   lock: WorkspaceLock;
   logger: Logger;
   repos: RepoOpener;
+  /** Where a failing commit is reported (`sync_status: error`, `last_error`). */
+  state: SyncState;
   /** Quiet time after the last change of a batch before it is committed. */
   debounceMs?: number;
   /** A batch is committed at the latest this long after its first change, however busy the author. */
@@ -59,6 +62,37 @@ export function createGitCommits(deps: GitCommitsDeps) {
   const pending = new Map<string, Batch>();
   const running = new Set<Promise<unknown>>();
   const offs: Unsubscribe[] = [];
+  /** Workspaces whose last commit failed, with why: shown by readiness until a commit goes through. */
+  const failing = new Map<string, { error: string; at: string }>();
+
+  /** A commit failed: the files are safe on disk, but the workspace says so until one succeeds. */
+  async function commitFailed(workspaceId: string, error: unknown): Promise<void> {
+    deps.logger.warn({ err: error, workspace_id: workspaceId }, 'committing web changes failed');
+    try {
+      const text = await deps.state.recordError(workspaceId, error, 'Committing changes failed');
+      failing.set(workspaceId, { error: text, at: new Date().toISOString() });
+      await deps.state.setStatus(workspaceId, 'error');
+    } catch (stateError) {
+      deps.logger.warn({ err: stateError, workspace_id: workspaceId }, 'recording a commit failure failed');
+    }
+  }
+
+  /**
+   * After a failure, the first commit that goes through also commits what the
+   * failed ones left (as Folio) and clears the error; the push that follows
+   * sets the status of a workspace with a remote.
+   */
+  async function commitRecovered(workspaceId: string, repo: WorkspaceRepo): Promise<boolean> {
+    if (!failing.has(workspaceId)) return false;
+    const sha = await repo.commitAll({
+      authorName: FOLIO_IDENTITY.name,
+      authorEmail: FOLIO_IDENTITY.email,
+      message: 'docs: commit changes left uncommitted',
+    });
+    failing.delete(workspaceId);
+    await deps.state.clearError(workspaceId);
+    return sha !== null;
+  }
 
   function track<T>(work: Promise<T>): Promise<T> {
     running.add(work);
@@ -159,9 +193,10 @@ export function createGitCommits(deps: GitCommitsDeps) {
         const sha = await repo.commitPaths([...batch.paths], await commitOptions(batch));
         committed ||= sha !== null;
       }
+      committed = (await commitRecovered(workspaceId, repo)) || committed;
     } catch (error) {
-      // The files are safe on disk; the next sync (or start) commits them with commitAll.
-      deps.logger.warn({ err: error, workspace_id: workspaceId }, 'committing web changes failed');
+      // The files are safe on disk; the next commit that goes through (or sync, or start) takes them.
+      await commitFailed(workspaceId, error);
     }
     return committed;
   }
@@ -186,6 +221,10 @@ export function createGitCommits(deps: GitCommitsDeps) {
     flushLocked,
     flush,
 
+    /** Workspaces whose last commit failed, and why (for readiness). */
+    failures: (): Array<{ workspace_id: string; error: string; since: string }> =>
+      [...failing].map(([id, f]) => ({ workspace_id: id, error: f.error, since: f.at })),
+
     /** Whether changes of the workspace are waiting for their commit. */
     hasPending: (workspaceId: string): boolean =>
       [...pending.values()].some((b) => b.workspaceId === workspaceId),
@@ -201,18 +240,21 @@ export function createGitCommits(deps: GitCommitsDeps) {
         .where('deleted_at', 'is', null)
         .execute();
       for (const ws of workspaces) {
-        try {
-          const sha = await deps.lock.run(ws.id, async () =>
-            (await deps.repos.open(ws)).commitAll({
+        const sha = await deps.lock.run(ws.id, async () => {
+          try {
+            return await (
+              await deps.repos.open(ws)
+            ).commitAll({
               authorName: FOLIO_IDENTITY.name,
               authorEmail: FOLIO_IDENTITY.email,
               message: 'docs: commit changes left uncommitted',
-            }),
-          );
-          if (sha) deps.afterCommit?.(ws.id);
-        } catch (error) {
-          deps.logger.warn({ err: error, workspace_id: ws.id }, 'committing leftover changes failed');
-        }
+            });
+          } catch (error) {
+            await commitFailed(ws.id, error);
+            return null;
+          }
+        });
+        if (sha) deps.afterCommit?.(ws.id);
       }
     },
 

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -16,7 +16,9 @@ import type { AccessService } from './access.js';
 import { actorIdOf, record } from './activity.js';
 import type { Clock } from './clock.js';
 import type { RepoOpener } from './git-workspace.js';
+import { classifyRemoteFor, type RemoteRules } from './remote-rules.js';
 import { loadOrCreateSecretFile } from './secrets.js';
+import { knownHostsFile } from './sync-state.js';
 import { saveWorkspaceMeta } from './workspace-records.js';
 
 export const gitCredentialsInput = z.object({
@@ -34,10 +36,12 @@ export interface GitRemoteDeps {
   clock: Clock;
   access: AccessService;
   lock: WorkspaceLock;
+  /** The sync engine's network lock: a remote never changes under a running fetch or push. */
+  network: WorkspaceLock;
   repos: RepoOpener;
   dataDir: string;
-  allowFileRemotes: boolean;
-  allowPrivateHosts: boolean;
+  /** What the remote may be; checked when it is set and again before each fetch and push. */
+  rules: RemoteRules;
   /** Called under the lock when the remote changes: conflicts with the old remote no longer apply. */
   onRemoteChanged: (workspaceId: string) => Promise<void>;
 }
@@ -132,12 +136,7 @@ export function createGitRemote(deps: GitRemoteDeps) {
     });
   }
 
-  const classify = (url: string): Promise<ClassifiedRemote> =>
-    classifyRemote(url, {
-      allowFileRemotes: deps.allowFileRemotes,
-      allowPrivateHosts: deps.allowPrivateHosts,
-      dataDir: deps.dataDir,
-    });
+  const classify = (url: string): Promise<ClassifiedRemote> => classifyRemote(url, deps.rules);
 
   return {
     classify,
@@ -155,7 +154,7 @@ export function createGitRemote(deps: GitRemoteDeps) {
         return {
           kind: 'ssh',
           privateKeyPath: key.privateKeyPath,
-          knownHostsPath: path.join(keyDir(ws.id), 'known_hosts'),
+          knownHostsPath: knownHostsFile(deps.dataDir, ws.id),
         };
       }
       if (kind !== 'https') return undefined;
@@ -209,6 +208,26 @@ export function createGitRemote(deps: GitRemoteDeps) {
         .execute();
     },
 
+    /**
+     * Admins: forgets the SSH host key trusted for the remote, so the next
+     * fetch trusts the key the server shows then (after the git host replaced
+     * its key). Answers the workspace id.
+     */
+    async resetHostKey(actor: Actor, idOrSlug: string): Promise<string> {
+      const { workspace } = await deps.access.require(actor, idOrSlug, CAN.administerDelete);
+      await deps.network.run(workspace.id, async () => {
+        await rm(knownHostsFile(deps.dataDir, workspace.id), { force: true });
+        await record(db, {
+          workspaceId: workspace.id,
+          action: 'git_host_key_reset',
+          actorId: actorIdOf(actor),
+          at: deps.clock.now().toISOString(),
+          details: { git_remote: workspace.git_remote },
+        });
+      });
+      return workspace.id;
+    },
+
     /** Admins: the deploy key's public line (generated on first request) to add to the git host. */
     async deployKey(actor: Actor, idOrSlug: string): Promise<DeployKeyRecord> {
       const { workspace } = await deps.access.require(actor, idOrSlug, CAN.readAdmin);
@@ -223,33 +242,37 @@ export function createGitRemote(deps: GitRemoteDeps) {
      */
     async setRemote(actor: Actor, idOrSlug: string, input: z.infer<typeof gitRemoteInput>): Promise<string> {
       const { workspace } = await deps.access.require(actor, idOrSlug, CAN.administer);
-      const gitRemote = input.git_remote ? (await classify(input.git_remote)).display : null;
+      const gitRemote = input.git_remote
+        ? (await classifyRemoteFor(actor, input.git_remote, deps.rules)).display
+        : null;
       const gitBranch = input.git_branch ?? workspace.git_branch;
       await assertBranch(gitBranch);
       const now = deps.clock.now().toISOString();
-      await deps.lock.run(workspace.id, async () => {
-        const updated = { ...workspace, git_remote: gitRemote, git_branch: gitBranch, updated_at: now };
-        const changed = gitRemote !== workspace.git_remote || gitBranch !== workspace.git_branch;
-        // Removing origin drops its tracking refs: what the old remote had says nothing about the new one.
-        if (changed) await (await deps.repos.open(workspace)).setRemote(null);
-        await deps.repos.open(updated);
-        await db.transaction().execute(async (trx) => {
-          await trx
-            .updateTable('workspaces')
-            .set({ git_remote: gitRemote, git_branch: gitBranch, updated_at: now })
-            .where('id', '=', workspace.id)
-            .execute();
-          await record(trx, {
-            workspaceId: workspace.id,
-            action: 'git_remote_changed',
-            actorId: actorIdOf(actor),
-            at: now,
-            details: { git_remote: gitRemote, git_branch: gitBranch },
+      await deps.network.run(workspace.id, () =>
+        deps.lock.run(workspace.id, async () => {
+          const updated = { ...workspace, git_remote: gitRemote, git_branch: gitBranch, updated_at: now };
+          const changed = gitRemote !== workspace.git_remote || gitBranch !== workspace.git_branch;
+          // Removing origin drops its tracking refs: what the old remote had says nothing about the new one.
+          if (changed) await (await deps.repos.open(workspace)).setRemote(null);
+          await deps.repos.open(updated);
+          await db.transaction().execute(async (trx) => {
+            await trx
+              .updateTable('workspaces')
+              .set({ git_remote: gitRemote, git_branch: gitBranch, updated_at: now })
+              .where('id', '=', workspace.id)
+              .execute();
+            await record(trx, {
+              workspaceId: workspace.id,
+              action: 'git_remote_changed',
+              actorId: actorIdOf(actor),
+              at: now,
+              details: { git_remote: gitRemote, git_branch: gitBranch },
+            });
           });
-        });
-        await saveWorkspaceMeta(db, deps.dataDir, updated);
-        if (changed) await deps.onRemoteChanged(workspace.id);
-      });
+          await saveWorkspaceMeta(db, deps.dataDir, updated);
+          if (changed) await deps.onRemoteChanged(workspace.id);
+        }),
+      );
       return workspace.id;
     },
   };

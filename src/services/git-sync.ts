@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Actor } from '../domain/actor.js';
 import type { EventBus } from '../events/bus.js';
-import type { WorkspaceLock } from '../git/lock.js';
+import { KeyedLock, type WorkspaceLock } from '../git/lock.js';
 import type { WorkspaceRepo } from '../git/repository.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/database.js';
@@ -13,6 +13,7 @@ import { createGitRemote, type gitRemoteInput } from './git-remote.js';
 import { createRepoOpener, FOLIO_IDENTITY, type GitWorkspace } from './git-workspace.js';
 import type { PagesService } from './pages.js';
 import type { Reconciler } from './reconcile.js';
+import { remoteRulesOf } from './remote-rules.js';
 import { createSyncConflicts } from './sync-conflicts.js';
 import { createConflictResolution } from './sync-resolve.js';
 import { createSyncState } from './sync-state.js';
@@ -20,7 +21,14 @@ import { createSyncEngine, type SyncEngine } from './sync.js';
 import type { WorkspacesService } from './workspaces.js';
 
 export interface GitSyncDeps {
-  config: Pick<Config, 'dataDir' | 'gitSyncIntervalSeconds' | 'gitAllowFileRemotes' | 'gitAllowPrivateHosts'>;
+  config: Pick<
+    Config,
+    | 'dataDir'
+    | 'gitSyncIntervalSeconds'
+    | 'gitFileRemoteRoot'
+    | 'gitAllowPrivateHosts'
+    | 'gitNetworkTimeoutSeconds'
+  >;
   store: Store;
   events: EventBus;
   clock: Clock;
@@ -44,25 +52,33 @@ export interface GitSyncDeps {
 export function createGitSync(deps: GitSyncDeps) {
   const { config, store, events, clock, logger, access, lock } = deps;
   const dataDir = config.dataDir;
-  const repos = createRepoOpener(dataDir);
+  const repos = createRepoOpener(dataDir, {
+    networkTimeoutMs: config.gitNetworkTimeoutSeconds * 1000,
+    logger,
+  });
   let leftovers: Promise<void> = Promise.resolve();
+  // Fetches and pushes of one workspace take turns without holding up its page writes.
+  const network = new KeyedLock();
   const state = createSyncState({ store, events, clock });
   const conflicts = createSyncConflicts({ store, clock, events, access, state, dataDir });
   // Commits are pushed by the engine, which itself flushes pending commits: bound late.
   let engine: SyncEngine | null = null;
   const commits = createGitCommits({
-    ...{ store, events, lock, logger, repos },
+    ...{ store, events, lock, logger, repos, state },
     ...(deps.commitDebounceMs !== undefined ? { debounceMs: deps.commitDebounceMs } : {}),
     afterCommit: (workspaceId) => engine?.pushSoon(workspaceId),
   });
   const remote = createGitRemote({
-    ...{ store, clock, access, lock, repos, dataDir },
-    allowFileRemotes: config.gitAllowFileRemotes,
-    allowPrivateHosts: config.gitAllowPrivateHosts,
-    onRemoteChanged: (workspaceId) => conflicts.supersedeAll(workspaceId),
+    ...{ store, clock, access, lock, network, repos, dataDir },
+    rules: remoteRulesOf(config),
+    // Conflicts and errors were about the old remote.
+    onRemoteChanged: async (workspaceId) => {
+      await conflicts.supersedeAll(workspaceId);
+      await state.clearError(workspaceId);
+    },
   });
   const sync = createSyncEngine({
-    ...{ store, events, clock, logger, lock, access, repos, state, commits, remote, conflicts },
+    ...{ store, events, clock, logger, lock, network, access, repos, state, commits, remote, conflicts },
     reconciler: deps.reconciler,
     intervalSeconds: config.gitSyncIntervalSeconds,
   });
@@ -95,6 +111,17 @@ export function createGitSync(deps: GitSyncDeps) {
     },
 
     /**
+     * Admins: forgets the trusted SSH host key of the remote and clears the
+     * error it caused, then syncs in the background, trusting the key shown now.
+     */
+    async resetHostKey(actor: Actor, idOrSlug: string) {
+      const id = await remote.resetHostKey(actor, idOrSlug);
+      await state.clearError(id);
+      sync.runSync(id, { trigger: 'poll' }).catch(() => undefined);
+      return deps.workspaces.get(actor, id);
+    },
+
+    /**
      * Commits everything in the workspace's tree now: the web changes waiting in their
      * batches (with their authors), then anything else (edits found on disk, as Folio).
      * The caller holds the workspace lock; answers the repository, e.g. for a version tag.
@@ -109,6 +136,9 @@ export function createGitSync(deps: GitSyncDeps) {
       });
       return repo;
     },
+
+    /** Workspaces whose last commit failed, and why (`/api/ready` reports them). */
+    commitFailures: commits.failures,
 
     /** Commits what a crash left behind, pushes what is unpushed, starts polling. */
     start(): void {

@@ -11,17 +11,26 @@ export interface CheckResult {
 
 export interface Readiness {
   ready: boolean;
-  checks: { database: CheckResult; git: CheckResult; outbox: CheckResult; disk: CheckResult };
+  checks: {
+    database: CheckResult;
+    git: CheckResult;
+    commits: CheckResult;
+    outbox: CheckResult;
+    disk: CheckResult;
+  };
 }
 
 export interface HealthDeps {
   store: Store;
   dataDir: string;
   gitVersion: () => Promise<string | null>;
+  /** Workspaces whose last commit failed (their edits are on disk but not in git). */
+  commitFailures?: () => Array<{ workspace_id: string; error: string; since: string }>;
 }
 
 /**
- * What `/api/ready` reports. The database and the git binary decide readiness;
+ * What `/api/ready` reports. The database, the git binary and git's ability to
+ * commit (a workspace whose commits fail is losing its history) decide readiness;
  * the outbox backlog and free disk space are reported as information and warnings.
  */
 export function createHealthService(deps: HealthDeps) {
@@ -71,9 +80,12 @@ export function createHealthService(deps: HealthDeps) {
         free === null
           ? { status: 'warn', error: 'free space unknown' }
           : { status: free < LOW_DISK_BYTES ? 'warn' : 'ok', free_bytes: free };
+      const failing = deps.commitFailures?.() ?? [];
+      const commits: CheckResult =
+        failing.length === 0 ? { status: 'ok' } : { status: 'fail', failing_workspaces: failing };
       return {
-        ready: db.status === 'ok' && gitCheck.status === 'ok',
-        checks: { database: db, git: gitCheck, outbox: box, disk },
+        ready: db.status === 'ok' && gitCheck.status === 'ok' && commits.status === 'ok',
+        checks: { database: db, git: gitCheck, commits, outbox: box, disk },
       };
     },
   };

@@ -35,6 +35,7 @@ import { communityPlanLimits, type PlanLimits } from './plan-limits.js';
 import { createRebuilder } from './rebuild.js';
 import { createReconciler } from './reconcile.js';
 import { createRegistrationPolicy } from './registration.js';
+import { remoteRulesOf } from './remote-rules.js';
 import { createSearchService } from './search.js';
 import { loadOrCreateSecretFile, randomToken } from './secrets.js';
 import { createSessions } from './sessions.js';
@@ -101,8 +102,7 @@ export async function createServices(deps: ServiceDeps) {
   });
   const workspaces = createWorkspaces({
     ...{ store, clock, logger, access, searchIndex, dataDir },
-    ...{ publicUrl: config.publicUrl, gitAllowFileRemotes: config.gitAllowFileRemotes },
-    gitAllowPrivateHosts: config.gitAllowPrivateHosts,
+    ...{ publicUrl: config.publicUrl, remoteRules: remoteRulesOf(config) },
   });
   // Page moves a crash interrupted; finished before start-up reconciliation, by `rebuild`,
   // and right after a move fails midway.
@@ -247,7 +247,12 @@ export async function createServices(deps: ServiceDeps) {
     ...collaboration,
     ...publishing,
     authenticate: createAuthenticator({ store, jwt, apiKeys }),
-    health: createHealthService({ store, dataDir: config.dataDir, gitVersion: gitAvailable }),
+    health: createHealthService({
+      store,
+      dataDir: config.dataDir,
+      gitVersion: gitAvailable,
+      commitFailures: gitSync.commitFailures,
+    }),
     mailWorker,
 
     /** Resolves once start-up work done in the background (the JWT key) is complete. */

@@ -2,7 +2,7 @@ import type { Actor } from '../domain/actor.js';
 import { CAN } from '../domain/policy.js';
 import { AppError, notFound, unauthorized } from '../errors.js';
 import type { EventBus } from '../events/bus.js';
-import { GitError } from '../git/git.js';
+import { GitError, type GitAuth } from '../git/git.js';
 import type { WorkspaceLock } from '../git/lock.js';
 import type { ChangedPath, ConflictFile, MergeResult, WorkspaceRepo } from '../git/repository.js';
 import { parsePushPayload, verifyWebhookSignature, type WebhookHeaders } from '../git/webhook.js';
@@ -41,7 +41,13 @@ export interface SyncEngineDeps {
   events: EventBus;
   clock: Clock;
   logger: Logger;
+  /** The workspace lock page writes hold: held for commits and merges, never across network I/O. */
   lock: WorkspaceLock;
+  /**
+   * One fetch or push per workspace at a time (two would race on origin's refs), held
+   * across network I/O; taken before the workspace lock, never while holding it.
+   */
+  network: WorkspaceLock;
   access: AccessService;
   reconciler: Reconciler;
   repos: RepoOpener;
@@ -77,9 +83,11 @@ function unionLines(ours: string | null, theirs: string | null): string {
 }
 
 /**
- * The git sync engine. Under the workspace lock a sync commits pending web
- * edits, fetches, merges the remote (aborting on conflict so nothing is
- * overwritten), reconciles the changed files into the page index and pushes.
+ * The git sync engine. A sync fetches, then under the workspace lock commits
+ * pending web edits, merges the remote (aborting on conflict so nothing is
+ * overwritten) and reconciles the changed files into the page index, then
+ * pushes. Network I/O never holds the workspace lock, so a slow remote never
+ * holds up page writes.
  * Web commits are pushed in the background with exponential backoff; webhooks
  * and the GIT_SYNC_INTERVAL poll start background syncs.
  */
@@ -113,11 +121,15 @@ export function createSyncEngine(deps: SyncEngineDeps) {
   }
 
   /** Pushes when the local branch has commits the remote lacks; true when it pushed. */
-  async function pushIfAhead(ws: WorkspaceRow, repo: WorkspaceRepo): Promise<boolean> {
+  async function pushIfAhead(
+    ws: WorkspaceRow,
+    repo: WorkspaceRepo,
+    auth: GitAuth | undefined,
+  ): Promise<boolean> {
     const head = await repo.head();
     if (head === null) return false;
     if ((await deps.repos.resolve(ws, `refs/remotes/origin/${ws.git_branch}`)) === head) return false;
-    await repo.push(ws.git_branch, await deps.remote.authFor(ws));
+    await repo.push(ws.git_branch, auth);
     return true;
   }
 
@@ -141,9 +153,17 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     }
   }
 
-  /** The sync itself; the caller holds the workspace lock and handles status on failure. */
-  async function pullAndPush(ws: WorkspaceRow, options: SyncOptions): Promise<SyncResult> {
-    const repo = await deps.repos.open(ws);
+  /**
+   * Under the workspace lock, after a fetch: commits what waits (web edits made
+   * meanwhile included, since merging needs a clean tree), merges what was
+   * fetched, reconciles the changed files and commits page ids given to them.
+   */
+  async function mergeLocked(
+    ws: WorkspaceRow,
+    repo: WorkspaceRepo,
+    fetched: string | null,
+    options: SyncOptions,
+  ): Promise<{ merge: MergeResult | null; summary: ReconcileSummary | null; open?: ConflictRecord[] }> {
     const who = options.identity ?? FOLIO_IDENTITY;
     const identity = {
       authorName: who.name,
@@ -159,15 +179,14 @@ export function createSyncEngine(deps: SyncEngineDeps) {
 
     let merge: MergeResult | null = null;
     const settled = new Set<string>();
-    if (ws.git_remote) {
-      const fetched = await repo.fetch(ws.git_branch, await deps.remote.authFor(ws));
+    if (fetched !== null) {
       const resolve = async (files: ConflictFile[]) => {
         const texts = new Map(await conflicts.resolvedTexts(ws.id, files));
         for (const f of files) if (f.path === '.gitignore') texts.set(f.path, unionLines(f.ours, f.theirs));
         for (const path of texts.keys()) settled.add(path);
         return texts;
       };
-      if (fetched !== null) merge = await repo.mergeRemote(ws.git_branch, identity, { resolve });
+      merge = await repo.mergeRemote(ws.git_branch, identity, { resolve });
     }
     if (merge?.status === 'conflict') {
       const open = await conflicts.recordLocked(
@@ -175,9 +194,8 @@ export function createSyncEngine(deps: SyncEngineDeps) {
         merge.conflicts.filter((c) => !settled.has(c.path)),
       );
       await state.setStatus(ws.id, 'conflict');
-      return { status: 'conflict', changes: { added: 0, updated: 0, deleted: 0 }, conflicts: open };
+      return { merge, summary: null, open };
     }
-
     const pulled = merge?.changed ?? [];
     const summary =
       pulled.length > 0 || options.trigger === 'manual'
@@ -187,7 +205,28 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     if (summary && summary.ids_written > 0) {
       await repo.commitAll({ ...identity, ...FOLIO_AUTHOR, message: 'docs: assign page ids' });
     }
-    if (ws.git_remote) await pushIfAhead(ws, repo);
+    return { merge, summary };
+  }
+
+  /**
+   * The sync itself, run under the workspace's network lock; the caller
+   * handles status on failure. Only the merge holds the workspace lock: the
+   * fetch and the push talk to the remote while page writes go on.
+   */
+  async function pullAndPush(
+    ws: WorkspaceRow,
+    repo: WorkspaceRepo,
+    options: SyncOptions,
+  ): Promise<SyncResult> {
+    const auth = ws.git_remote ? await deps.remote.authFor(ws) : undefined;
+    const fetched = ws.git_remote ? await repo.fetch(ws.git_branch, auth) : null;
+    const { merge, summary, open } = await deps.lock.run(ws.id, () =>
+      mergeLocked(ws, repo, fetched, options),
+    );
+    if (merge?.status === 'conflict') {
+      return { status: 'conflict', changes: { added: 0, updated: 0, deleted: 0 }, conflicts: open ?? [] };
+    }
+    if (ws.git_remote) await pushIfAhead(ws, repo, auth);
 
     const changes = {
       added: summary?.added ?? 0,
@@ -207,22 +246,35 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       });
     }
     // Last, so a listener that reacts to the event finds the feed and the status already written.
-    announce(ws, pulled, summary);
+    announce(ws, merge?.changed ?? [], summary);
     return { status: 'completed', changes };
   }
 
-  /** Runs a sync under the workspace lock; a failure sets `error` and `last_error` and is rethrown as AppError. */
+  /** Records a failed sync or push on the workspace: `error`, with why in `last_error`. */
+  async function fail(workspaceId: string, error: unknown): Promise<void> {
+    await state.recordError(workspaceId, error);
+    await state.setStatus(workspaceId, 'error');
+  }
+
+  /** Runs a sync (one per workspace at a time); a failure sets `error` and `last_error` and is rethrown as AppError. */
   function runSync(workspaceId: string, options: SyncOptions): Promise<SyncResult> {
     return track(
-      deps.lock.run(workspaceId, async () => {
-        const ws = await load(workspaceId);
-        if (!ws) throw notFound('Workspace');
-        await state.setStatus(ws.id, 'syncing');
+      deps.network.run(workspaceId, async () => {
+        const { ws, repo } = await deps.lock.run(workspaceId, async () => {
+          const ws = await load(workspaceId);
+          if (!ws) throw notFound('Workspace');
+          await state.setStatus(ws.id, 'syncing');
+          try {
+            return { ws, repo: await deps.repos.open(ws) };
+          } catch (error) {
+            await fail(ws.id, error);
+            throw toAppError(error);
+          }
+        });
         try {
-          return await pullAndPush(ws, options);
+          return await pullAndPush(ws, repo, options);
         } catch (error) {
-          await state.recordError(ws.id, error);
-          await state.setStatus(ws.id, 'error');
+          await fail(ws.id, error);
           throw toAppError(error);
         }
       }),
@@ -249,31 +301,39 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     syncs.set(workspaceId, track(run));
   }
 
-  /** Pushes local commits; a rejected push (the remote moved on) becomes a full sync. */
-  async function pushLocked(workspaceId: string): Promise<void> {
-    const ws = await load(workspaceId);
-    if (!ws?.git_remote) return;
-    // While conflicts are open the branches have diverged: pushing waits for the resolution.
-    if (await conflicts.hasOpen(ws.id)) return;
-    const repo = await deps.repos.open(ws);
-    await deps.commits.flushLocked(ws.id);
-    const head = await repo.head();
-    if (head === null || (await deps.repos.resolve(ws, `refs/remotes/origin/${ws.git_branch}`)) === head)
-      return;
-    await state.setStatus(ws.id, 'pushing');
+  /**
+   * Pushes local commits (under the network lock; the workspace lock only
+   * while deciding what to push); a rejected push (the remote moved on)
+   * becomes a full sync.
+   */
+  async function pushNow(workspaceId: string): Promise<void> {
+    const ready = await deps.lock.run(workspaceId, async () => {
+      const ws = await load(workspaceId);
+      if (!ws?.git_remote) return null;
+      // While conflicts are open the branches have diverged: pushing waits for the resolution.
+      if (await conflicts.hasOpen(ws.id)) return null;
+      const repo = await deps.repos.open(ws);
+      await deps.commits.flushLocked(ws.id);
+      const head = await repo.head();
+      if (head === null || (await deps.repos.resolve(ws, `refs/remotes/origin/${ws.git_branch}`)) === head)
+        return null;
+      await state.setStatus(ws.id, 'pushing');
+      return { ws, repo };
+    });
+    if (!ready) return;
+    const { ws, repo } = ready;
     try {
       try {
         await repo.push(ws.git_branch, await deps.remote.authFor(ws));
       } catch (error) {
         if (!(error instanceof GitError && error.kind === 'rejected')) throw error;
-        await pullAndPush(ws, { trigger: 'push' });
+        await pullAndPush(ws, repo, { trigger: 'push' });
         return;
       }
       await state.recordSuccess(ws.id);
       await state.setStatus(ws.id, 'idle');
     } catch (error) {
-      await state.recordError(ws.id, error);
-      await state.setStatus(ws.id, 'error');
+      await fail(ws.id, error);
       throw error;
     }
   }
@@ -287,8 +347,8 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     entry.timer = setTimeout(() => {
       entry.timer = null;
       void track(
-        deps.lock
-          .run(workspaceId, () => pushLocked(workspaceId))
+        deps.network
+          .run(workspaceId, () => pushNow(workspaceId))
           .then(
             () => {
               if (!entry.timer) pushes.delete(workspaceId);

@@ -10,7 +10,7 @@ import { atLeast, CAN, isRole, requireScope, type Role } from '../domain/policy.
 import { validateSlug } from '../domain/slug.js';
 import { AppError, forbidden } from '../errors.js';
 import { WorkspaceRepo } from '../git/repository.js';
-import { classifyRemote } from '../git/remote-url.js';
+import type { TrustedHostKey } from '../git/known-hosts.js';
 import type { Logger } from '../logger.js';
 import type { SearchIndex } from '../search/search-index.js';
 import type { Store } from '../store/database.js';
@@ -21,6 +21,7 @@ import type { StarterWorkspaceFactory } from './auth.js';
 import type { Clock } from './clock.js';
 import { indexForSearch, rowFor } from './page-index.js';
 import { type SkippedFile, unindexableFiles } from './reconcile-files.js';
+import { classifyRemoteFor, type RemoteRules } from './remote-rules.js';
 import { randomToken } from './secrets.js';
 import { type SyncSummary, syncSummaries } from './sync-state.js';
 import { WELCOME_BODY, WELCOME_FRONTMATTER } from './welcome-page.js';
@@ -56,6 +57,8 @@ export interface WorkspaceRecord {
   last_sync_at: string | null;
   /** Why the last sync failed (redacted; admins only), null after a success. */
   last_error?: string | null;
+  /** Admins only: the SSH host key trusted on first contact with an ssh remote, null before. */
+  git_host_key?: TrustedHostKey | null;
   public_site: boolean;
   created_at: string;
   updated_at: string;
@@ -76,9 +79,8 @@ export interface WorkspacesDeps {
   searchIndex: SearchIndex;
   dataDir: string;
   publicUrl: string;
-  gitAllowFileRemotes: boolean;
-  /** GIT_ALLOW_PRIVATE_HOSTS: remotes on loopback or private addresses, and plain http://. */
-  gitAllowPrivateHosts?: boolean;
+  /** What a workspace's git remote may be. */
+  remoteRules: RemoteRules;
 }
 
 const isUniqueViolation = (error: unknown) => /unique|duplicate/i.test((error as Error).message ?? '');
@@ -115,6 +117,7 @@ export function createWorkspaces(deps: WorkspacesDeps) {
     };
     if (atLeast(role, 'admin')) {
       out.last_error = sync?.last_error ?? null;
+      out.git_host_key = sync?.git_host_key ?? null;
       out.webhook_secret = row.webhook_secret;
       out.webhook_url = `${deps.publicUrl}/api/git/webhook/${row.id}`;
     }
@@ -296,6 +299,7 @@ export function createWorkspaces(deps: WorkspacesDeps) {
       const page = rows.slice(0, input.limit);
       const syncs = await syncSummaries(
         db,
+        dataDir,
         page.map((r) => r.id),
       );
       const data = page.map(({ org_handle, ...row }) =>
@@ -312,7 +316,7 @@ export function createWorkspaces(deps: WorkspacesDeps) {
         .select('handle')
         .where('id', '=', workspace.org_id)
         .executeTakeFirst();
-      const syncs = await syncSummaries(db, [workspace.id]);
+      const syncs = await syncSummaries(db, dataDir, [workspace.id]);
       const skipped = await unindexableFiles(new WorkspaceFiles(workspaceDir(dataDir, workspace.id)));
       return { ...present(workspace, org?.handle ?? '', role, syncs.get(workspace.id)), skipped };
     },
@@ -330,13 +334,7 @@ export function createWorkspaces(deps: WorkspacesDeps) {
       }
       const slug = validateSlug(input.slug);
       const gitRemote = input.git_remote
-        ? (
-            await classifyRemote(input.git_remote, {
-              allowFileRemotes: deps.gitAllowFileRemotes,
-              allowPrivateHosts: deps.gitAllowPrivateHosts ?? false,
-              dataDir,
-            })
-          ).display
+        ? (await classifyRemoteFor(actor, input.git_remote, deps.remoteRules)).display
         : null;
       const slugTaken = () =>
         new AppError('CONFLICT', `A workspace with the slug "${slug}" already exists`, {

@@ -337,6 +337,7 @@ export const ROUTES: Record<string, RouteSpec> = {
     path: (f) => `/api/v1/conflicts/${f.conflict.pageId}/${f.conflict.stamp}/resolve`,
   },
   'DELETE /api/v1/workspaces/:id/git-credentials': { access: { role: 'admin' } },
+  'DELETE /api/v1/workspaces/:id/git-host-key': { access: { role: 'admin' } },
   'DELETE /api/v1/workspaces/:id/custom-domain': { access: { role: 'admin' } },
   'DELETE /api/v1/workspaces/:id/versions/:slug': {
     access: { role: 'admin' },

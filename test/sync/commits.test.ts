@@ -155,6 +155,70 @@ describeEachDatabase('web edits become commits ($name)', (target: DatabaseTarget
   });
 });
 
+describeEachDatabase('a git that cannot commit ($name)', (target: DatabaseTarget) => {
+  let env: SyncEnv;
+  afterEach(() => env?.cleanup());
+  const as = (method: string, p: string, body?: unknown) =>
+    env.server.request(method, p, { token: env.owner.token, body });
+
+  it('removes at start the index.lock a crash left, then commits and pushes again', async () => {
+    env = await startSync(target);
+    const bare = await createBareRepo(env.tmp, 'docs');
+    const ws = await remoteWorkspace(env, fileUrl(bare));
+    expect((await as('POST', pageUrl(ws.slug, 'a.md'), { title: 'A' })).status).toBe(201);
+    await eventually(async () => fileAt(bare, 'a.md'));
+    await env.server.close();
+    // As if the server and a running `git commit` died together.
+    const lock = path.join(treeOf(env, ws.id), '.git', 'index.lock');
+    fs.writeFileSync(lock, '');
+    fs.writeFileSync(path.join(treeOf(env, ws.id), 'crash.md'), '---\ntitle: Crash\n---\n\nleft behind\n');
+
+    await env.restart();
+    await eventually(async () => (await fileAt(bare, 'crash.md'))?.includes('left behind'));
+    expect(fs.existsSync(lock)).toBe(false);
+    expect((await as('POST', pageUrl(ws.slug, 'b.md'), { title: 'B' })).status).toBe(201);
+    await eventually(async () => fileAt(bare, 'b.md'));
+    expect((await runGit(treeOf(env, ws.id), ['status', '--porcelain'])).stdout.trim()).toBe('');
+    const record = await as('GET', `/api/v1/workspaces/${ws.id}`);
+    expect(record.body).toMatchObject({ sync_status: 'idle', last_error: null });
+  });
+
+  it('reports failing commits in sync_status, last_error and /api/ready until one goes through', async () => {
+    env = await startSync(target);
+    const ws = (await as('GET', '/api/v1/workspaces')).body.data[0];
+    const tree = treeOf(env, ws.id);
+    expect((await as('POST', pageUrl(ws.slug, 'first.md'), { title: 'First' })).status).toBe(201);
+    await eventually(async () => (await logLines(tree, '%s')).includes('docs: create First'));
+
+    // Another process holds the index while Folio runs: this lock is not Folio's to remove.
+    const lock = path.join(tree, '.git', 'index.lock');
+    fs.writeFileSync(lock, '');
+    expect((await as('POST', pageUrl(ws.slug, 'second.md'), { title: 'Second' })).status).toBe(201);
+    const failed = await eventually(async () => {
+      const r = await as('GET', `/api/v1/workspaces/${ws.id}`);
+      return r.body.sync_status === 'error' ? r.body : null;
+    });
+    expect(failed.last_error).toMatch(/^Committing changes failed: .*index\.lock/);
+    const ready = await env.server.request('GET', '/api/ready');
+    expect(ready.status).toBe(503);
+    expect(ready.body.checks.commits).toMatchObject({
+      status: 'fail',
+      failing_workspaces: [{ workspace_id: ws.id, error: failed.last_error }],
+    });
+
+    fs.unlinkSync(lock);
+    expect((await as('POST', pageUrl(ws.slug, 'third.md'), { title: 'Third' })).status).toBe(201);
+    await eventually(async () => {
+      const r = await as('GET', `/api/v1/workspaces/${ws.id}`);
+      return r.body.sync_status === 'idle' && r.body.last_error === null;
+    });
+    expect((await runGit(tree, ['status', '--porcelain'])).stdout.trim()).toBe('');
+    const healthy = await env.server.request('GET', '/api/ready');
+    expect(healthy.status).toBe(200);
+    expect(healthy.body.checks.commits).toEqual({ status: 'ok' });
+  });
+});
+
 // Several instances share one PostgreSQL database and one DATA_DIR: the workspace lock must hold across them.
 describeEachDatabase(
   'the workspace lock across instances ($name)',

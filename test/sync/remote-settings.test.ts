@@ -160,6 +160,7 @@ describeEachDatabase('remote settings ($name)', (target) => {
       'http://127.0.0.1:9/docs.git',
       'https://localhost/docs.git',
       'https://169.254.169.254/latest.git',
+      'https://[64:ff9b::127.0.0.1]/docs.git',
       `file://${env.server.dataDir}/workspaces`,
       'ext::sh -c touch% /tmp/pwned',
       'git://example.com/docs.git',
@@ -216,16 +217,88 @@ describe('file remotes switched off', () => {
   let env: SyncEnv;
   afterEach(() => env?.cleanup());
 
-  it('refuses file:// and local-path remotes when GIT_ALLOW_FILE_REMOTES=false', async () => {
-    env = await startSync(databaseTargets()[0]!, { env: { GIT_ALLOW_FILE_REMOTES: 'false' } });
-    const bare = await createBareRepo(env.tmp, 'docs');
-    for (const remote of [fileUrl(bare), bare]) {
-      const res = await env.server.request('POST', '/api/v1/workspaces', {
-        token: env.owner.token,
-        body: { name: 'F', slug: `f-${Math.random().toString(36).slice(2, 8)}`, git_remote: remote },
-      });
-      expect(res.status).toBe(400);
-      expect(res.body.details.field).toBe('git_remote');
+  it('refuses file:// and local-path remotes by default and when GIT_ALLOW_FILE_REMOTES=false', async () => {
+    for (const setting of ['false', '']) {
+      env = await startSync(databaseTargets()[0]!, { env: { GIT_ALLOW_FILE_REMOTES: setting } });
+      const bare = await createBareRepo(env.tmp, 'docs');
+      for (const remote of [fileUrl(bare), bare]) {
+        const res = await env.server.request('POST', '/api/v1/workspaces', {
+          token: env.owner.token,
+          body: { name: 'F', slug: `f-${Math.random().toString(36).slice(2, 8)}`, git_remote: remote },
+        });
+        expect(res.status, setting).toBe(400);
+        expect(res.body.details.field).toBe('git_remote');
+      }
+      await env.cleanup();
     }
+  });
+});
+
+describe('local remotes confined', () => {
+  let env: SyncEnv;
+  afterEach(() => env?.cleanup());
+  const as = (method: string, p: string, body?: unknown, token = env.owner.token) =>
+    env.server.request(method, p, { token, body });
+
+  it('lets only the platform owner connect one, below GIT_FILE_REMOTE_ROOT, without gitdir files or alternates', async () => {
+    env = await startSync(databaseTargets()[0]!);
+    const bare = await createBareRepo(env.tmp, 'docs');
+    // Every user is Super Admin of their own organization; only the first user owns the platform.
+    const tenant = await registerUser(env.server);
+    const tenantWs = (await as('GET', '/api/v1/workspaces', undefined, tenant.token)).body.data[0];
+    for (const remote of [fileUrl(bare), bare]) {
+      const put = await as(
+        'PUT',
+        `/api/v1/workspaces/${tenantWs.id}/git-remote`,
+        { git_remote: remote },
+        tenant.token,
+      );
+      expect(put.status, remote).toBe(403);
+      expect(put.body.error).toBe('FORBIDDEN');
+      const created = await as(
+        'POST',
+        '/api/v1/workspaces',
+        { name: 'T', slug: `t-${Math.random().toString(36).slice(2, 8)}`, git_remote: remote },
+        tenant.token,
+      );
+      expect(created.status, remote).toBe(403);
+    }
+
+    // Git's indirections planted below the root, pointing at the owner's workspace.
+    const ownerWs = (await as('GET', '/api/v1/workspaces')).body.data[0];
+    const victim = treeOf(env, ownerWs.id);
+    const gitdir = path.join(env.tmp, 'gitdir-file');
+    fs.mkdirSync(gitdir);
+    fs.writeFileSync(path.join(gitdir, '.git'), `gitdir: ${path.join(victim, '.git')}\n`);
+    const borrowing = await createBareRepo(env.tmp, 'borrowing');
+    fs.writeFileSync(
+      path.join(borrowing, 'objects/info/alternates'),
+      `${path.join(victim, '.git/objects')}\n`,
+    );
+    const outside = await createBareRepo(path.dirname(env.tmp), `outside-${path.basename(env.tmp)}`);
+    const linked = path.join(env.tmp, 'linked.git');
+    fs.symlinkSync(outside, linked);
+    try {
+      for (const remote of [
+        gitdir,
+        fileUrl(borrowing),
+        outside,
+        linked,
+        `${env.tmp}/../${path.basename(outside)}`,
+      ]) {
+        const res = await as('PUT', `/api/v1/workspaces/${ownerWs.id}/git-remote`, { git_remote: remote });
+        expect(res.status, remote).toBe(400);
+        expect(res.body, remote).toMatchObject({
+          error: 'VALIDATION_ERROR',
+          details: { field: 'git_remote' },
+        });
+      }
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+
+    const ok = await as('PUT', `/api/v1/workspaces/${ownerWs.id}/git-remote`, { git_remote: fileUrl(bare) });
+    expect(ok.status).toBe(200);
+    await eventually(async () => fileAt(bare, 'index.md'));
   });
 });

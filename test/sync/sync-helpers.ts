@@ -16,7 +16,10 @@ export interface SyncEnv {
   /** Temp folder outside DATA_DIR for bare remotes and clones. */
   tmp: string;
   events: FolioEvent[];
-  /** The database this instance uses: a second instance on it shares the workspace lock. */
+  /**
+   * The database this instance uses and the local remotes it accepts: a second instance
+   * started with it shares the workspace lock and may push to the same remotes.
+   */
   env: Record<string, string>;
   pgSchema?: string;
   /** Stops and starts the server again on the same DATA_DIR and database. */
@@ -27,14 +30,16 @@ export interface SyncEnv {
 /**
  * Starts Folio on `target` for sync tests: webhooks only (no polling) unless
  * the test asks, loopback remotes allowed (the HTTP test remote is on 127.0.0.1),
- * limits a busy suite does not trip, and a registered owner.
+ * local remotes allowed below `tmp`, limits a busy suite does not trip, and a
+ * registered owner (the instance's first user, so its platform owner).
  */
 export async function startSync(target: DatabaseTarget, options: StartOptions = {}): Promise<SyncEnv> {
   const db = await target.prepare();
   const tmp = await makeTempDir('folio-sync-');
+  const shared = { ...db.env, GIT_ALLOW_FILE_REMOTES: 'true', GIT_FILE_REMOTE_ROOT: tmp };
   const base: StartOptions = {
     ...options,
-    env: { GIT_SYNC_INTERVAL: '0', GIT_ALLOW_PRIVATE_HOSTS: 'true', ...db.env, ...options.env },
+    env: { GIT_SYNC_INTERVAL: '0', GIT_ALLOW_PRIVATE_HOSTS: 'true', ...shared, ...options.env },
     ...(db.pgSchema ? { pgSchema: db.pgSchema } : {}),
     rateLimits: {
       auth: { limit: 100_000 },
@@ -52,7 +57,7 @@ export async function startSync(target: DatabaseTarget, options: StartOptions = 
     owner: await registerUser(server, { name: 'Olive Owner' }),
     tmp,
     events,
-    env: db.env,
+    env: shared,
     ...(db.pgSchema ? { pgSchema: db.pgSchema } : {}),
     async restart(extra = {}) {
       await server.close();

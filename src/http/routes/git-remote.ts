@@ -8,8 +8,8 @@ type ById = { Params: { id: string } };
 
 /**
  * How a workspace reaches its git remote (admins only): the remote URL and
- * branch, HTTPS credentials (write-only: never shown again) and the SSH deploy
- * key's public half.
+ * branch, HTTPS credentials (write-only: never shown again), the SSH deploy
+ * key's public half and the SSH host key trusted for the remote.
  */
 export function gitRemoteRoutes(services: Services) {
   const git = services.gitSync;
@@ -28,6 +28,10 @@ export function gitRemoteRoutes(services: Services) {
       await git.clearCredentials(requireActor(request), request.params.id);
       return reply.code(204).send();
     });
+
+    app.delete<ById>('/api/v1/workspaces/:id/git-host-key', async (request) =>
+      git.resetHostKey(requireActor(request), request.params.id),
+    );
 
     app.get<ById>('/api/v1/workspaces/:id/deploy-key', async (request) =>
       git.deployKey(requireActor(request), request.params.id),
