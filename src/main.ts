@@ -28,6 +28,7 @@ import { gitWebhookRoutes } from './http/routes/git-webhook.js';
 import { syncRoutes } from './http/routes/sync.js';
 import { wsRoutes } from './http/routes/ws.js';
 import { LOW_DISK_BYTES } from './services/health.js';
+import { moveMetadataOutOfTrees } from './services/metadata-migration.js';
 import { VERSION } from './version.js';
 import { Hub } from './ws/hub.js';
 
@@ -108,6 +109,8 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
     app,
     hub,
     async listen() {
+      // Older versions kept metadata and the move journal in the trees: moved out first.
+      await moveMetadataOutOfTrees({ store: core.store, dataDir: config.dataDir, logger });
       // Before any request or start-up reconciliation reads the files a crashed move left half-done.
       await services.moveRecovery.finishPending();
       const address = await app.listen({ port: config.port, host: config.host });

@@ -9,7 +9,7 @@ import { withConfig } from './config-errors.js';
 /**
  * `folio rebuild [--workspace SLUG]`: recreates the page index and the search
  * index from the files alone, keeping every page_id, and restores from
- * `.folio/workspace.json` workspaces the database lost. Progress and counts
+ * `DATA_DIR/meta/<id>/workspace.json` workspaces the database lost. Progress and counts
  * go to stdout, logs to stderr; exit 1 when any workspace failed. Run it with
  * the server stopped: page writes are serialised per process only.
  */

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { MoveJournal } from '../content/move-journal.js';
+import { MoveJournal, workspaceMovesDir } from '../content/move-journal.js';
 import type { WorkspaceFiles } from '../content/workspace-files.js';
 import type { Actor } from '../domain/actor.js';
 import { contentHash } from '../domain/frontmatter.js';
@@ -138,7 +138,7 @@ export const touched = (row: PageRow, body: string, at: string, actorId: string 
 
 /**
  * Moves (renames) a page keeping its page_id. Under the workspace lock, a journal record
- * (`.folio/moves/<ulid>.json`) is written first; then the page is written at its new path
+ * (`DATA_DIR/meta/<id>/moves/<ulid>.json`) is written first; then the page is written at its new path
  * with its own relative links recomputed (`relinkMovedPage`), the old file is removed, every
  * other page linking to it is rewritten (`rewriteLinks`, keeping each link's form and the
  * files' frontmatter byte for byte), one transaction updates the rows, records the old path
@@ -180,7 +180,7 @@ export async function movePage(
       ? replaceBody(file, relinked.body)
       : ((await loc.files.readRaw(from)) ?? file.text);
 
-    const journal = new MoveJournal(loc.files.root);
+    const journal = new MoveJournal(workspaceMovesDir(ctx.deps.dataDir, loc.workspace.id));
     const entry = await journal.begin({ page_id: row.id, from, to, actor: actorId, started_at: now });
     // Crash-safe by order: the finished page exists at `to` before `from` goes, so at every
     // instant one of them holds the page, and the record says which move to finish.

@@ -1,7 +1,5 @@
-import { stat as statPath } from 'node:fs/promises';
-import { join } from 'node:path';
 import { ulid } from 'ulid';
-import { META_FILE, workspaceDir } from '../content/workspace-meta.js';
+import { isWorkspaceTree, workspaceDir } from '../content/workspace-meta.js';
 import { type PageFile, WorkspaceFiles } from '../content/workspace-files.js';
 import { contentHash } from '../domain/frontmatter.js';
 import type { WorkspaceLock } from '../git/lock.js';
@@ -144,17 +142,9 @@ export function createReconciler(deps: ReconcilerDeps) {
     const mode = frontmatterModeOf(workspace, deps.frontmatterMode);
     const rows = await db.selectFrom('pages').selectAll().where('workspace_id', '=', workspace.id).execute();
     // A missing tree (an unmounted volume, a mistyped DATA_DIR, or an empty one that `git init`
-    // recreated) must not read as "every page deleted": a workspace's tree carries its metadata file.
-    const meta = join(files.root, META_FILE);
-    if (
-      !(await statPath(meta).then(
-        (s) => s.isFile(),
-        () => false,
-      ))
-    ) {
-      throw new Error(
-        `${meta} is missing, so ${files.root} is not this workspace's tree; the index was left as it is`,
-      );
+    // recreated) must not read as "every page deleted".
+    if (!(await isWorkspaceTree(files.root, workspace.id))) {
+      throw new Error(`${files.root} is not this workspace's tree; the index was left as it is`);
     }
     const { found, skipped } = await scanPages(files);
     const { assigned, removed } = await match(workspace.id, rows, found);

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
-import path from 'node:path';
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { workspaceMetaFile } from '../../src/content/workspace-meta.js';
 import { runCli } from '../helpers/cli.js';
 import { type DatabaseTarget, databaseTargets } from '../helpers/databases.js';
 import { registerUser } from '../helpers/users.js';
@@ -12,25 +11,8 @@ import {
   pageUrl,
   startOn,
   starterWorkspace,
+  wipeDatabase,
 } from './content-helpers.js';
-
-/** Loses the database: the SQLite files, or every table of the PostgreSQL schema. */
-async function wipeDatabase(ctx: ContentServer): Promise<void> {
-  const env = ctx.cliEnv();
-  if (!env.DATABASE_URL) {
-    for (const f of ['folio.db', 'folio.db-wal', 'folio.db-shm'])
-      fs.rmSync(path.join(env.DATA_DIR!, f), { force: true });
-    return;
-  }
-  const url = new URL(env.DATABASE_URL);
-  const schema = /search_path=(\S+)/.exec(url.searchParams.get('options') ?? '')![1]!;
-  url.searchParams.delete('options');
-  const client = new pg.Client({ connectionString: url.toString() });
-  await client.connect();
-  await client.query(`drop schema ${schema} cascade`);
-  await client.query(`create schema ${schema}`);
-  await client.end();
-}
 
 type Node = { path: string; page_id: string | null; title: string; sort_order: number; children: Node[] };
 const flatten = (nodes: Node[]): Node[] => nodes.flatMap((n) => [n, ...flatten(n.children)]);
@@ -210,9 +192,7 @@ describe.each(databaseTargets())('files are the truth ($name)', (target: Databas
       body: { name: 'Again', slug: doomed.body.slug },
     });
     expect(again.status).toBe(409);
-    const meta = JSON.parse(
-      fs.readFileSync(fileIn(ctx.server, handbook.id, '.folio/workspace.json'), 'utf8'),
-    );
+    const meta = JSON.parse(fs.readFileSync(workspaceMetaFile(ctx.server.dataDir, handbook.id), 'utf8'));
     expect(meta).toMatchObject({ id: handbook.id, slug: handbook.slug, org_handle: heir.handle });
   });
 
