@@ -29,6 +29,7 @@ import { syncRoutes } from './http/routes/sync.js';
 import { wsRoutes } from './http/routes/ws.js';
 import { LOW_DISK_BYTES } from './services/health.js';
 import { moveMetadataOutOfTrees } from './services/metadata-migration.js';
+import { holdServerLock } from './server-lock.js';
 import { VERSION } from './version.js';
 import { Hub } from './ws/hub.js';
 
@@ -104,6 +105,7 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
   });
 
   let closing: Promise<void> | null = null;
+  let lock: { release(): Promise<void> } | null = null;
   return {
     ...core,
     app,
@@ -114,6 +116,8 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
       // Before any request or start-up reconciliation reads the files a crashed move left half-done.
       await services.moveRecovery.finishPending();
       const address = await app.listen({ port: config.port, host: config.host });
+      // Tells `folio rebuild` (and in-process `folio mcp`) that a server is using DATA_DIR.
+      lock = await holdServerLock(config.dataDir);
       await services.ready();
       services.start();
       return address;
@@ -123,6 +127,7 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
         hub.close();
         await app.close();
         await core.close();
+        await lock?.release();
       })();
       return closing;
     },

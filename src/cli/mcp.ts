@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { createCore } from '../core.js';
+import { runningServerPid } from '../server-lock.js';
 import { createLogger } from '../logger.js';
 import { type Command, EXIT } from './command.js';
 import { withConfig } from './config-errors.js';
@@ -47,6 +48,14 @@ export const mcpCommand: Command = {
         await bridgeStdioToServer({ serverUrl, apiKey, workspace });
         await untilStdinCloses();
         return EXIT.ok;
+      }
+      const server = await runningServerPid(config.dataDir);
+      if (server !== null) {
+        process.stderr.write(
+          `folio mcp: a Folio server (pid ${server}) is running on ${config.dataDir}; ` +
+            'pass --server-url to use it, or stop it first\n',
+        );
+        return EXIT.failure;
       }
       const core = await createCore(config, { logger: createLogger(config.logLevel, process.stderr) });
       try {
