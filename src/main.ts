@@ -1,6 +1,9 @@
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { createCore, type Core, type CoreOptions } from './core.js';
+import { removeStaleTempFiles } from './content/stale-temp-files.js';
+import { META_DIR, WORKSPACES_DIR } from './content/workspace-meta.js';
 import { buildHttpApp } from './http/app.js';
 import { activityRoutes } from './http/routes/activity.js';
 import { aiRoutes } from './http/routes/ai.js';
@@ -113,6 +116,11 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
     async listen() {
       // Older versions kept metadata and the move journal in the trees: moved out first.
       await moveMetadataOutOfTrees({ store: core.store, dataDir: config.dataDir, logger });
+      // Only where nothing is written before listening (the key files in DATA_DIR may be).
+      let stale = 0;
+      for (const dir of [WORKSPACES_DIR, META_DIR])
+        stale += await removeStaleTempFiles(path.join(config.dataDir, dir));
+      if (stale > 0) logger.info({ files: stale }, 'removed temp files left by a crash');
       // Before any request or start-up reconciliation reads the files a crashed move left half-done.
       await services.moveRecovery.finishPending();
       const address = await app.listen({ port: config.port, host: config.host });

@@ -1,7 +1,8 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { workspaceMetaFile } from '../../src/content/workspace-meta.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, runProcess } from '../helpers/cli.js';
 import { type DatabaseTarget, databaseTargets } from '../helpers/databases.js';
 import { registerUser } from '../helpers/users.js';
 import {
@@ -101,6 +102,34 @@ describe.each(databaseTargets())('files are the truth ($name)', (target: Databas
     // While running, an edit on disk is seen by the next read too.
     fs.writeFileSync(file('fresh-notes.md'), fs.readFileSync(file('fresh-notes.md'), 'utf8') + 'More.\n');
     expect((await as2.page(ws.slug, 'fresh-notes.md')).body.content).toBe('# Written by hand\nMore.\n');
+  });
+
+  it('removes the temp files a crashed write left at start, keeping those of a live writer', async () => {
+    ctx = await startOn(target);
+    const owner = await registerUser(ctx.server);
+    const ws = await starterWorkspace(ctx.server, owner);
+    await api(owner.token).post(ws.slug, 'guides/setup.md', { title: 'Setup', body: 'kept' });
+    await ctx.stop();
+
+    const dead = await runProcess(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+      env: {},
+    });
+    const live = spawn('sleep', ['60']);
+    try {
+      const file = (p: string) => fileIn(ctx.server, ws.id, p);
+      const crashed = ['guides/.folio-tmp-' + dead.stdout + '-0a1b2c3d', '.folio-tmp-' + dead.stdout + '-99'];
+      const inFlight = `guides/.folio-tmp-${live.pid}-4e5f`;
+      fs.mkdirSync(file('uploads'), { recursive: true });
+      crashed.push(`uploads/.folio-tmp-${dead.stdout}-77`);
+      for (const p of [...crashed, inFlight]) fs.writeFileSync(file(p), 'half a page');
+
+      await ctx.restart();
+      for (const p of crashed) expect(fs.existsSync(file(p)), p).toBe(false);
+      expect(fs.existsSync(file(inFlight))).toBe(true);
+      expect(fs.existsSync(file('guides/setup.md'))).toBe(true);
+    } finally {
+      live.kill();
+    }
   });
 
   it('leaves the index alone when a workspace directory is missing, and recovers when it returns', async () => {
