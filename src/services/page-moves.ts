@@ -78,6 +78,26 @@ export interface IndexedMove {
 }
 
 /**
+ * Makes a moved page's old path redirect to it: the alias from `from` replaces any earlier
+ * one there, and an alias at `to` (now a page again) goes. Inside the caller's transaction.
+ */
+export async function recordAlias(
+  trx: Kysely<Database>,
+  workspaceId: string,
+  move: { pageId: string; from: string; to: string; at: string },
+): Promise<void> {
+  await trx
+    .deleteFrom('page_aliases')
+    .where('workspace_id', '=', workspaceId)
+    .where('old_path', 'in', [move.from, move.to])
+    .execute();
+  await trx
+    .insertInto('page_aliases')
+    .values({ workspace_id: workspaceId, old_path: move.from, page_id: move.pageId, created_at: move.at })
+    .execute();
+}
+
+/**
  * The index side of a move, inside the caller's transaction: the moved row and the rewritten
  * rows with their search documents, the alias from the old path, and the activity.
  * Idempotent, so recovery can run it after a crash whatever part of it had committed.
@@ -108,15 +128,7 @@ export async function indexMove(
       .execute();
     await indexForSearch(trx, search, row, body);
   }
-  await trx
-    .deleteFrom('page_aliases')
-    .where('workspace_id', '=', ws)
-    .where('old_path', 'in', [move.from, move.to])
-    .execute();
-  await trx
-    .insertInto('page_aliases')
-    .values({ workspace_id: ws, old_path: move.from, page_id: move.pageId, created_at: move.at })
-    .execute();
+  await recordAlias(trx, ws, move);
   if (move.activity) {
     await record(trx, {
       workspaceId: ws,

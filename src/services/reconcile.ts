@@ -9,6 +9,7 @@ import { inBatches } from '../store/batches.js';
 import type { Store } from '../store/database.js';
 import type { PageRow, WorkspaceRow } from '../store/schema.js';
 import { type ActivityEntry, recordMany } from './activity.js';
+import { recordAlias } from './page-moves.js';
 import type { Clock } from './clock.js';
 import {
   type FrontmatterMode,
@@ -223,6 +224,12 @@ export function createReconciler(deps: ReconcilerDeps) {
       }
       await searchIndex.removeMany(trx, removedIds);
       await saveRows(trx, written);
+      // A rename found on disk or pulled from git redirects its old URL, as a move through Folio does.
+      for (const w of writes) {
+        const from = pathBefore.get(w.row.id);
+        if (w.kind === 'moved' && from !== undefined)
+          await recordAlias(trx, workspace.id, { pageId: w.row.id, from, to: w.row.path, at: now });
+      }
       await indexManyForSearch(trx, searchIndex, writes);
       if (!feed) return;
       await recordMany(trx, [
