@@ -1,6 +1,9 @@
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { createCore, type Core, type CoreOptions } from './core.js';
+import { removeStaleTempFiles } from './content/stale-temp-files.js';
+import { META_DIR, WORKSPACES_DIR } from './content/workspace-meta.js';
 import { buildHttpApp } from './http/app.js';
 import { activityRoutes } from './http/routes/activity.js';
 import { aiRoutes } from './http/routes/ai.js';
@@ -28,6 +31,8 @@ import { gitWebhookRoutes } from './http/routes/git-webhook.js';
 import { syncRoutes } from './http/routes/sync.js';
 import { wsRoutes } from './http/routes/ws.js';
 import { LOW_DISK_BYTES } from './services/health.js';
+import { moveMetadataOutOfTrees } from './services/metadata-migration.js';
+import { holdServerLock } from './server-lock.js';
 import { VERSION } from './version.js';
 import { Hub } from './ws/hub.js';
 
@@ -104,14 +109,24 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
   });
 
   let closing: Promise<void> | null = null;
+  let lock: { release(): Promise<void> } | null = null;
   return {
     ...core,
     app,
     hub,
     async listen() {
+      // Older versions kept metadata and the move journal in the trees: moved out first.
+      await moveMetadataOutOfTrees({ store: core.store, dataDir: config.dataDir, logger });
+      // Only where nothing is written before listening (the key files in DATA_DIR may be).
+      let stale = 0;
+      for (const dir of [WORKSPACES_DIR, META_DIR])
+        stale += await removeStaleTempFiles(path.join(config.dataDir, dir));
+      if (stale > 0) logger.info({ files: stale }, 'removed temp files left by a crash');
       // Before any request or start-up reconciliation reads the files a crashed move left half-done.
       await services.moveRecovery.finishPending();
       const address = await app.listen({ port: config.port, host: config.host });
+      // Tells `folio rebuild` (and in-process `folio mcp`) that a server is using DATA_DIR.
+      lock = await holdServerLock(config.dataDir);
       await services.ready();
       services.start();
       return address;
@@ -121,6 +136,7 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
         hub.close();
         await app.close();
         await core.close();
+        await lock?.release();
       })();
       return closing;
     },

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { type Config, loadConfig } from '../config.js';
 import { createCore } from '../core.js';
 import { AppError } from '../errors.js';
+import { runningServerPid } from '../server-lock.js';
 import { createLogger } from '../logger.js';
 import { type Command, EXIT } from './command.js';
 import { withConfig } from './config-errors.js';
@@ -80,6 +81,17 @@ export const mcpCommand: Command = {
     }
     return withConfig(loadConfig, async (config) => {
       const serverUrl = values['server-url'] ?? config.serverUrl;
+      if (!serverUrl) {
+        // In-process MCP writes DATA_DIR itself: not beside a server that does too.
+        const server = await runningServerPid(config.dataDir);
+        if (server !== null) {
+          process.stderr.write(
+            `folio mcp: a Folio server (pid ${server}) is running on ${config.dataDir}; ` +
+              'pass --server-url to use it, or stop it first\n',
+          );
+          return EXIT.failure;
+        }
+      }
       try {
         return await (serverUrl
           ? serveBridged({ serverUrl, apiKey, workspace })

@@ -3,15 +3,17 @@ import { SYSTEM_ACTOR } from '../domain/actor.js';
 import { loadConfig } from '../config.js';
 import { createCore } from '../core.js';
 import { createLogger } from '../logger.js';
+import { runningServerPid } from '../server-lock.js';
 import { type Command, EXIT } from './command.js';
 import { withConfig } from './config-errors.js';
 
 /**
  * `folio rebuild [--workspace SLUG]`: recreates the page index and the search
  * index from the files alone, keeping every page_id, and restores from
- * `.folio/workspace.json` workspaces the database lost. Progress and counts
- * go to stdout, logs to stderr; exit 1 when any workspace failed. Run it with
- * the server stopped: page writes are serialised per process only.
+ * `DATA_DIR/meta/<id>/workspace.json` workspaces the database lost. Progress and counts
+ * go to stdout, logs to stderr; exit 1 when any workspace failed. Refused while a
+ * server runs on the same DATA_DIR (its lock file in DATA_DIR/run): page writes are
+ * serialised per process only.
  */
 export const rebuildCommand: Command = {
   name: 'rebuild',
@@ -27,6 +29,13 @@ export const rebuildCommand: Command = {
       return EXIT.usage;
     }
     return withConfig(loadConfig, async (config) => {
+      const server = await runningServerPid(config.dataDir);
+      if (server !== null) {
+        process.stderr.write(
+          `folio rebuild: a Folio server (pid ${server}) is running on ${config.dataDir}; stop it first\n`,
+        );
+        return EXIT.failure;
+      }
       const core = await createCore(config, { logger: createLogger(config.logLevel, process.stderr) });
       const out = (line: string) => process.stdout.write(`${line}\n`);
       try {

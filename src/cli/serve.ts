@@ -1,9 +1,12 @@
 import { loadConfig } from '../config.js';
 import { createFolio } from '../main.js';
-import type { Command } from './command.js';
+import { type Command, EXIT } from './command.js';
 import { withConfig } from './config-errors.js';
 
-/** `folio serve`: the server, until SIGTERM or SIGINT asks it to finish in-flight work and stop. */
+/**
+ * `folio serve`: the server, until SIGTERM or SIGINT asks it to finish in-flight work and
+ * stop. A port already in use is said in one line (exit 1), not as a stack trace.
+ */
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'Run the Folio server (the default command)',
@@ -11,7 +14,15 @@ export const serveCommand: Command = {
   run: () =>
     withConfig(loadConfig, async (config) => {
       const folio = await createFolio(config);
-      const address = await folio.listen();
+      let address: string;
+      try {
+        address = await folio.listen();
+      } catch (error) {
+        await folio.close();
+        if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+        process.stderr.write(`folio: port ${config.port} is in use; set PORT\n`);
+        return EXIT.failure;
+      }
       folio.logger.info(
         { address, data_dir: config.dataDir, database: folio.store.dialect },
         'Folio is listening',

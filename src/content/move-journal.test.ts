@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MOVES_DIR, MoveJournal, parseMoveRecord } from './move-journal.js';
+import { MoveJournal, parseMoveRecord } from './move-journal.js';
 
 const record = {
   page_id: '01JB0000000000000000000000',
@@ -38,14 +38,13 @@ describe('MoveJournal', () => {
   });
 
   it('answers null for an unusable record and clears temp files a crash left', async () => {
-    const root = tempRoot();
-    const dir = path.join(root, MOVES_DIR);
+    const dir = path.join(tempRoot(), 'moves');
     fs.mkdirSync(dir, { recursive: true });
     const id = '01JB0000000000000000000001';
     fs.writeFileSync(path.join(dir, `${id}.json`), '{"page_id": "x"');
     fs.writeFileSync(path.join(dir, '.folio-tmp-1-abc'), '{');
     fs.writeFileSync(path.join(dir, 'notes.txt'), 'not a record name');
-    const journal = new MoveJournal(root);
+    const journal = new MoveJournal(dir);
     expect(await journal.list()).toEqual([id]);
     expect(await journal.read(id)).toBeNull();
     await journal.removeTempFiles();

@@ -3,13 +3,22 @@ import path from 'node:path';
 import { ulid } from 'ulid';
 import { normalizePagePath } from '../domain/paths.js';
 import { removeFileDurable, TEMP_PREFIX, writeFileAtomic } from './atomic-write.js';
+import { workspaceMetaDir } from './workspace-meta.js';
+
+/** Folder of a workspace's move journal inside its `DATA_DIR/meta/<id>/` folder. */
+const MOVES_DIR_NAME = 'moves';
 
 /**
- * Where a workspace's unfinished page moves are journalled. Inside `.folio/`, which
- * WorkspaceRepo.init git-ignores and the page walk skips (hidden), so a record is never
- * committed, listed as a page or shown in the tree.
+ * `DATA_DIR/meta/<id>/moves`: where a workspace's unfinished page moves are journalled.
+ * Outside the tree, so a record is never committed, listed as a page, shown in the tree,
+ * or planted by a pull (recovery acts on what it finds there).
  */
-export const MOVES_DIR = path.join('.folio', 'moves');
+export function workspaceMovesDir(dataDir: string, workspaceId: string): string {
+  return path.join(workspaceMetaDir(dataDir, workspaceId), MOVES_DIR_NAME);
+}
+
+/** Where older versions journalled moves, inside the tree; only the start-up migration reads it. */
+export const LEGACY_MOVES_DIR = path.join('.folio', 'moves');
 
 /** A page move under way: written before the move touches a file, removed once it is indexed. */
 export interface MoveRecord {
@@ -53,14 +62,14 @@ export function parseMoveRecord(raw: string): MoveRecord | null {
 }
 
 /**
- * The move journal of one workspace tree (`root`): one small JSON file per move in progress,
- * named by a ULID so that records sort in the order the moves began.
+ * The move journal of one workspace in folder `dir` (`workspaceMovesDir`): one small JSON
+ * file per move in progress, named by a ULID so that records sort in the order the moves began.
  */
 export class MoveJournal {
   private readonly dir: string;
 
-  constructor(root: string) {
-    this.dir = path.join(path.resolve(root), MOVES_DIR);
+  constructor(dir: string) {
+    this.dir = path.resolve(dir);
   }
 
   /** Records a move durably (temp file, fsync, rename, directory fsync); returns its id. */

@@ -1,12 +1,30 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
 
 /** Folder of all workspace working trees inside DATA_DIR. */
 export const WORKSPACES_DIR = 'workspaces';
 
-/** Where a workspace's metadata lives inside its tree; `.folio/` is git-ignored by WorkspaceRepo.init. */
-export const META_FILE = path.join('.folio', 'workspace.json');
+/**
+ * Folder of Folio's own state per workspace inside DATA_DIR (`meta/<id>/`), beside the trees
+ * rather than in them: nothing in it can be committed, pushed, or overwritten by a pull.
+ */
+export const META_DIR = 'meta';
+
+/** The metadata file inside a workspace's `meta/<id>/` folder. */
+const META_FILE_NAME = 'workspace.json';
+
+/**
+ * Where older versions kept the metadata, inside the tree. Read only by the start-up
+ * migration; a file there may have come from a remote and is never trusted otherwise.
+ */
+export const LEGACY_META_FILE = path.join('.folio', 'workspace.json');
+
+/**
+ * Marks a directory as a workspace's real tree. Inside `.git/`, which git never commits,
+ * pushes or fetches, so no remote can plant or remove it.
+ */
+const TREE_MARKER = path.join('.git', 'folio-workspace');
 
 /**
  * What `rebuild` needs to bring a workspace back after the database is lost
@@ -35,16 +53,36 @@ export function workspaceDir(dataDir: string, workspaceId: string): string {
   return path.join(dataDir, WORKSPACES_DIR, workspaceId);
 }
 
-/** Writes `.folio/workspace.json` atomically (a crash leaves the old or the new file). */
-export async function writeWorkspaceMeta(dir: string, meta: WorkspaceMeta): Promise<void> {
-  await writeFileAtomic(path.join(dir, META_FILE), `${JSON.stringify(meta, null, 2)}\n`);
+/** `DATA_DIR/meta/<id>`: Folio's own state of a workspace, outside its tree. */
+export function workspaceMetaDir(dataDir: string, workspaceId: string): string {
+  return path.join(dataDir, META_DIR, workspaceId);
 }
 
-/** The metadata of the workspace at `dir`, or null when the file is absent or unusable. */
-export async function readWorkspaceMeta(dir: string): Promise<WorkspaceMeta | null> {
+/** `DATA_DIR/meta/<id>/workspace.json`, the metadata file `rebuild` restores a workspace from. */
+export function workspaceMetaFile(dataDir: string, workspaceId: string): string {
+  return path.join(workspaceMetaDir(dataDir, workspaceId), META_FILE_NAME);
+}
+
+/**
+ * Writes the metadata file atomically (a crash leaves the old or the new file), readable by
+ * the owner only since it holds the webhook secret.
+ */
+export async function writeWorkspaceMeta(dataDir: string, meta: WorkspaceMeta): Promise<void> {
+  await writeFileAtomic(workspaceMetaFile(dataDir, meta.id), `${JSON.stringify(meta, null, 2)}\n`, {
+    mode: 0o600,
+  });
+}
+
+/** The metadata of workspace `workspaceId`, or null when its file is absent or unusable. */
+export function readWorkspaceMeta(dataDir: string, workspaceId: string): Promise<WorkspaceMeta | null> {
+  return readWorkspaceMetaFile(workspaceMetaFile(dataDir, workspaceId));
+}
+
+/** The metadata in `file`, or null when it is absent or unusable. */
+export async function readWorkspaceMetaFile(file: string): Promise<WorkspaceMeta | null> {
   let raw: string;
   try {
-    raw = await readFile(path.join(dir, META_FILE), 'utf8');
+    raw = await readFile(file, 'utf8');
   } catch {
     return null;
   }
@@ -68,6 +106,25 @@ export async function readWorkspaceMeta(dir: string): Promise<WorkspaceMeta | nu
     };
   } catch {
     return null;
+  }
+}
+
+/** Marks `dir` as the tree of workspace `workspaceId` (see `isWorkspaceTree`). */
+export async function markWorkspaceTree(dir: string, workspaceId: string): Promise<void> {
+  await mkdir(path.join(dir, '.git'), { recursive: true });
+  await writeFileAtomic(path.join(dir, TREE_MARKER), `${workspaceId}\n`);
+}
+
+/**
+ * Whether `dir` is the tree of workspace `workspaceId`: false for a missing directory, an
+ * unmounted volume, or an empty repository something recreated there, none of which may be
+ * read as "every page deleted".
+ */
+export async function isWorkspaceTree(dir: string, workspaceId: string): Promise<boolean> {
+  try {
+    return (await readFile(path.join(dir, TREE_MARKER), 'utf8')).trim() === workspaceId;
+  } catch {
+    return false;
   }
 }
 

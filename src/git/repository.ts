@@ -117,7 +117,8 @@ export class WorkspaceRepo {
    */
   async init(branch: string): Promise<void> {
     await mkdir(this.root, { recursive: true });
-    if (!(await exists(join(this.root, '.git')))) {
+    // HEAD, not just `.git`: Folio keeps a marker file in `.git` even where git init failed.
+    if (!(await exists(join(this.root, '.git', 'HEAD')))) {
       await assertRefName('git_branch', branch);
       await this.git(['init', '-q', '-b', branch]);
     }
@@ -155,6 +156,15 @@ export class WorkspaceRepo {
       const rm = ['--literal-pathspecs', 'rm', '-r', '-q', '--cached', '--ignore-unmatch', ...fromStdin];
       await this.git(rm, { input: gone.join('\0') });
     }
+    return this.commitIndex(options);
+  }
+
+  /**
+   * Deletes every file git tracks under `folder` (from the index and the working tree;
+   * untracked files there stay) and commits that; null when git tracks nothing there.
+   */
+  async removeTracked(folder: string, options: CommitOptions): Promise<string | null> {
+    await this.git(['--literal-pathspecs', 'rm', '-r', '-q', '-f', '--ignore-unmatch', '--', folder]);
     return this.commitIndex(options);
   }
 

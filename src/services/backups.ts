@@ -4,6 +4,7 @@ import { copyFile, mkdir, readdir, readlink, rename, rm, symlink, writeFile } fr
 import path from 'node:path';
 import { TEMP_PREFIX } from '../content/atomic-write.js';
 import type { Logger } from '../logger.js';
+import { RUN_DIR } from '../server-lock.js';
 import { PgDumpUnavailableError } from '../store/pg-dump.js';
 import type { Store } from '../store/database.js';
 import { VERSION } from '../version.js';
@@ -23,9 +24,11 @@ const MIN_DELAY_MS = 5 * 60_000;
 /** Timers are re-armed at least this often (setTimeout cannot wait more than ~24.8 days). */
 const MAX_TIMER_MS = DAY;
 
-// The live database files are skipped: the snapshot from the store replaces them.
+// The live database files are skipped (the snapshot from the store replaces them), and so are
+// the running servers' lock files.
 const SKIPPED_TOP_LEVEL = new Set([
   BACKUPS_DIR,
+  RUN_DIR,
   'folio.db',
   'folio.db-wal',
   'folio.db-shm',

@@ -16,17 +16,35 @@ export interface GitWorkspace {
   git_remote: string | null;
 }
 
+/** Folio's folder in a tree (trash, conflict copies): never committed, never taken from a remote. */
+export const FOLIO_FOLDER = '.folio';
+
 /**
- * Keeps git's hands off Folio's half-written files: an atomic write's temp file
- * (`.folio-tmp-*`) left by a crash must never be committed by `commitAll`.
- * `info/exclude` is local to this clone, so the user's `.gitignore` stays theirs.
+ * Keeps git's hands off Folio's own files: an atomic write's temp file (`.folio-tmp-*`) left
+ * by a crash, and the `.folio/` folder, must never be committed by `commitAll`, even when a
+ * pulled `.gitignore` drops its `.folio/` line. `info/exclude` is local to this clone, so
+ * the user's `.gitignore` stays theirs.
  */
-async function excludeTempFiles(root: string): Promise<void> {
+async function excludeFolioFiles(root: string): Promise<void> {
   const file = path.join(root, '.git', 'info', 'exclude');
-  const pattern = `${TEMP_PREFIX}*`;
   const current = await readFile(file, 'utf8').catch(() => '');
-  if (current.split('\n').includes(pattern)) return;
-  await appendFile(file, `${current === '' || current.endsWith('\n') ? '' : '\n'}${pattern}\n`);
+  const lines = current.split('\n');
+  const missing = [`${TEMP_PREFIX}*`, `/${FOLIO_FOLDER}/`].filter((p) => !lines.includes(p));
+  if (missing.length === 0) return;
+  await appendFile(file, `${current === '' || current.endsWith('\n') ? '' : '\n'}${missing.join('\n')}\n`);
+}
+
+/**
+ * Deletes a `.folio/` folder that git tracks (pushed by an older Folio, which kept its
+ * metadata there, or by anyone with push access) in a commit of its own, so the remote's
+ * next commits no longer carry it. Answers the new sha, or null when nothing was tracked.
+ */
+export function purgeFolioFolder(repo: WorkspaceRepo): Promise<string | null> {
+  return repo.removeTracked(FOLIO_FOLDER, {
+    authorName: FOLIO_IDENTITY.name,
+    authorEmail: FOLIO_IDENTITY.email,
+    message: 'docs: remove Folio metadata from the repository',
+  });
 }
 
 /**
@@ -111,7 +129,7 @@ export function createRepoOpener(dataDir: string, options: { networkTimeoutMs: n
         checked.add(ws.id);
       }
       await repo.init(ws.git_branch);
-      await excludeTempFiles(repo.root);
+      await excludeFolioFiles(repo.root);
       await checkoutBranch(repo.root, ws.git_branch);
       await repo.setRemote(ws.git_remote);
       // init's `.folio/` line goes in with Folio's first commit rather than riding along with a user's later.
@@ -123,6 +141,7 @@ export function createRepoOpener(dataDir: string, options: { networkTimeoutMs: n
           message: 'docs: keep Folio metadata out of git',
         });
       }
+      await purgeFolioFolder(repo);
       ready.set(ws.id, key);
       return repo;
     },

@@ -1,4 +1,4 @@
-import { type MoveRecord, MoveJournal } from '../content/move-journal.js';
+import { type MoveRecord, MoveJournal, workspaceMovesDir } from '../content/move-journal.js';
 import { type PageFile, WorkspaceFiles } from '../content/workspace-files.js';
 import { workspaceDir } from '../content/workspace-meta.js';
 import { contentHash, readPageMeta } from '../domain/frontmatter.js';
@@ -145,7 +145,7 @@ export function createMoveRecovery(deps: MoveRecoveryDeps) {
   /** Finishes every recorded move of one workspace tree; the caller holds its lock. */
   async function finishPendingLocked(workspaceId: string): Promise<FinishedMove[]> {
     const files = new WorkspaceFiles(workspaceDir(deps.dataDir, workspaceId));
-    const journal = new MoveJournal(files.root);
+    const journal = new MoveJournal(workspaceMovesDir(deps.dataDir, workspaceId));
     await journal.removeTempFiles();
     const finished: FinishedMove[] = [];
     for (const id of await journal.list()) {
@@ -153,7 +153,10 @@ export function createMoveRecovery(deps: MoveRecoveryDeps) {
       if (move === undefined) continue; // finished by the process that started it
       const where = { workspace_id: workspaceId, record: id };
       if (move === null) {
-        deps.logger.warn(where, 'a page-move record is unreadable; it was left in .folio/moves for a look');
+        deps.logger.warn(
+          where,
+          'a page-move record is unreadable; it was left in the move journal for a look',
+        );
         continue;
       }
       const about = { ...where, page_id: move.page_id, from: move.from, to: move.to };
@@ -185,7 +188,7 @@ export function createMoveRecovery(deps: MoveRecoveryDeps) {
       let count = 0;
       for (const ws of list) {
         try {
-          const journal = new MoveJournal(workspaceDir(deps.dataDir, ws.id));
+          const journal = new MoveJournal(workspaceMovesDir(deps.dataDir, ws.id));
           if (!(await journal.hasEntries())) continue;
           const finished = await deps.lock.run(ws.id, () => finishPendingLocked(ws.id));
           count += finished.length;

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { MoveJournal } from '../content/move-journal.js';
+import { MoveJournal, workspaceMovesDir } from '../content/move-journal.js';
 import type { WorkspaceFiles } from '../content/workspace-files.js';
 import type { Actor } from '../domain/actor.js';
 import { contentHash } from '../domain/frontmatter.js';
@@ -78,6 +78,26 @@ export interface IndexedMove {
 }
 
 /**
+ * Makes a moved page's old path redirect to it: the alias from `from` replaces any earlier
+ * one there, and an alias at `to` (now a page again) goes. Inside the caller's transaction.
+ */
+export async function recordAlias(
+  trx: Kysely<Database>,
+  workspaceId: string,
+  move: { pageId: string; from: string; to: string; at: string },
+): Promise<void> {
+  await trx
+    .deleteFrom('page_aliases')
+    .where('workspace_id', '=', workspaceId)
+    .where('old_path', 'in', [move.from, move.to])
+    .execute();
+  await trx
+    .insertInto('page_aliases')
+    .values({ workspace_id: workspaceId, old_path: move.from, page_id: move.pageId, created_at: move.at })
+    .execute();
+}
+
+/**
  * The index side of a move, inside the caller's transaction: the moved row and the rewritten
  * rows with their search documents, the alias from the old path, and the activity.
  * Idempotent, so recovery can run it after a crash whatever part of it had committed.
@@ -108,15 +128,7 @@ export async function indexMove(
       .execute();
     await indexForSearch(trx, search, row, body);
   }
-  await trx
-    .deleteFrom('page_aliases')
-    .where('workspace_id', '=', ws)
-    .where('old_path', 'in', [move.from, move.to])
-    .execute();
-  await trx
-    .insertInto('page_aliases')
-    .values({ workspace_id: ws, old_path: move.from, page_id: move.pageId, created_at: move.at })
-    .execute();
+  await recordAlias(trx, ws, move);
   if (move.activity) {
     await record(trx, {
       workspaceId: ws,
@@ -138,7 +150,7 @@ export const touched = (row: PageRow, body: string, at: string, actorId: string 
 
 /**
  * Moves (renames) a page keeping its page_id. Under the workspace lock, a journal record
- * (`.folio/moves/<ulid>.json`) is written first; then the page is written at its new path
+ * (`DATA_DIR/meta/<id>/moves/<ulid>.json`) is written first; then the page is written at its new path
  * with its own relative links recomputed (`relinkMovedPage`), the old file is removed, every
  * other page linking to it is rewritten (`rewriteLinks`, keeping each link's form and the
  * files' frontmatter byte for byte), one transaction updates the rows, records the old path
@@ -180,7 +192,7 @@ export async function movePage(
       ? replaceBody(file, relinked.body)
       : ((await loc.files.readRaw(from)) ?? file.text);
 
-    const journal = new MoveJournal(loc.files.root);
+    const journal = new MoveJournal(workspaceMovesDir(ctx.deps.dataDir, loc.workspace.id));
     const entry = await journal.begin({ page_id: row.id, from, to, actor: actorId, started_at: now });
     // Crash-safe by order: the finished page exists at `to` before `from` goes, so at every
     // instant one of them holds the page, and the record says which move to finish.

@@ -1,4 +1,4 @@
-import { listWorkspaceDirs, readWorkspaceMeta, workspaceDir } from '../content/workspace-meta.js';
+import { listWorkspaceDirs, readWorkspaceMeta } from '../content/workspace-meta.js';
 import { slugify } from '../domain/slug.js';
 import { type Actor, isSystem } from '../domain/actor.js';
 import { forbidden, notFound } from '../errors.js';
@@ -7,6 +7,7 @@ import type { Store } from '../store/database.js';
 import type { WorkspaceRow } from '../store/schema.js';
 import { uniqueHandle } from './accounts.js';
 import type { Clock } from './clock.js';
+import { moveMetadataOutOfTrees } from './metadata-migration.js';
 import type { MoveRecovery } from './move-recovery.js';
 import type { Reconciler, ReconcileSummary } from './reconcile.js';
 import { randomToken } from './secrets.js';
@@ -57,9 +58,9 @@ export function createRebuilder(deps: RebuildDeps) {
   ): Promise<RestoredWorkspace[]> {
     const restored: RestoredWorkspace[] = [];
     for (const id of await listWorkspaceDirs(deps.dataDir)) {
-      const meta = await readWorkspaceMeta(workspaceDir(deps.dataDir, id));
+      const meta = await readWorkspaceMeta(deps.dataDir, id);
       if (!meta || meta.id !== id) {
-        progress(`skipped workspaces/${id}: no usable .folio/workspace.json`);
+        progress(`skipped workspaces/${id}: no usable meta/${id}/workspace.json`);
         continue;
       }
       if (slug !== undefined && meta.slug !== slug) continue;
@@ -136,6 +137,7 @@ export function createRebuilder(deps: RebuildDeps) {
     ): Promise<RebuildResult> {
       if (!isSystem(actor)) throw forbidden('Only the command-line tool rebuilds the index');
       const progress = options.progress ?? (() => undefined);
+      await moveMetadataOutOfTrees(deps);
       const restored = await restore(options.slug, progress);
       let query = db.selectFrom('workspaces').selectAll().where('deleted_at', 'is', null);
       if (options.slug !== undefined) query = query.where('slug', '=', options.slug);

@@ -1,7 +1,5 @@
-import { stat as statPath } from 'node:fs/promises';
-import { join } from 'node:path';
 import { ulid } from 'ulid';
-import { META_FILE, workspaceDir } from '../content/workspace-meta.js';
+import { isWorkspaceTree, workspaceDir } from '../content/workspace-meta.js';
 import { type PageFile, WorkspaceFiles } from '../content/workspace-files.js';
 import { contentHash } from '../domain/frontmatter.js';
 import type { WorkspaceLock } from '../git/lock.js';
@@ -11,6 +9,7 @@ import { inBatches } from '../store/batches.js';
 import type { Store } from '../store/database.js';
 import type { PageRow, WorkspaceRow } from '../store/schema.js';
 import { type ActivityEntry, recordMany } from './activity.js';
+import { recordAlias } from './page-moves.js';
 import type { Clock } from './clock.js';
 import {
   type FrontmatterMode,
@@ -146,17 +145,9 @@ export function createReconciler(deps: ReconcilerDeps) {
     const mode = frontmatterModeOf(workspace, deps.frontmatterMode);
     const rows = await db.selectFrom('pages').selectAll().where('workspace_id', '=', workspace.id).execute();
     // A missing tree (an unmounted volume, a mistyped DATA_DIR, or an empty one that `git init`
-    // recreated) must not read as "every page deleted": a workspace's tree carries its metadata file.
-    const meta = join(files.root, META_FILE);
-    if (
-      !(await statPath(meta).then(
-        (s) => s.isFile(),
-        () => false,
-      ))
-    ) {
-      throw new Error(
-        `${meta} is missing, so ${files.root} is not this workspace's tree; the index was left as it is`,
-      );
+    // recreated) must not read as "every page deleted".
+    if (!(await isWorkspaceTree(files.root, workspace.id))) {
+      throw new Error(`${files.root} is not this workspace's tree; the index was left as it is`);
     }
     const { found, skipped } = await scanPages(files, deps.maxPageBytes);
     if (skipped.length > 0)
@@ -237,6 +228,12 @@ export function createReconciler(deps: ReconcilerDeps) {
       }
       await searchIndex.removeMany(trx, removedIds);
       await saveRows(trx, written);
+      // A rename found on disk or pulled from git redirects its old URL, as a move through Folio does.
+      for (const w of writes) {
+        const from = pathBefore.get(w.row.id);
+        if (w.kind === 'moved' && from !== undefined)
+          await recordAlias(trx, workspace.id, { pageId: w.row.id, from, to: w.row.path, at: now });
+      }
       await indexManyForSearch(trx, searchIndex, writes);
       if (!feed) return;
       await recordMany(trx, [

@@ -13,7 +13,7 @@ import type { AccessService } from './access.js';
 import { record } from './activity.js';
 import type { GitCommits } from './git-commits.js';
 import type { GitRemote } from './git-remote.js';
-import { FOLIO_IDENTITY, type RepoOpener } from './git-workspace.js';
+import { FOLIO_FOLDER, FOLIO_IDENTITY, purgeFolioFolder, type RepoOpener } from './git-workspace.js';
 import type { Clock } from './clock.js';
 import type { Reconciler, ReconcileSummary } from './reconcile.js';
 import type { ConflictRecord, SyncConflicts } from './sync-conflicts.js';
@@ -75,6 +75,9 @@ function toAppError(error: unknown): AppError {
   }
   return new AppError('INTERNAL_ERROR', 'Sync failed', { cause: error });
 }
+
+/** Whether a repository path is inside Folio's own `.folio/` folder. */
+const inFolioFolder = (p: string): boolean => p === FOLIO_FOLDER || p.startsWith(`${FOLIO_FOLDER}/`);
 
 /** `.gitignore` is Folio's and the remote's: an add/add conflict keeps both sides' lines. */
 function unionLines(ours: string | null, theirs: string | null): string {
@@ -182,7 +185,11 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     if (fetched !== null) {
       const resolve = async (files: ConflictFile[]) => {
         const texts = new Map(await conflicts.resolvedTexts(ws.id, files));
-        for (const f of files) if (f.path === '.gitignore') texts.set(f.path, unionLines(f.ours, f.theirs));
+        for (const f of files) {
+          if (f.path === '.gitignore') texts.set(f.path, unionLines(f.ours, f.theirs));
+          // Folio's folder never comes from git: whatever the remote changed there is deleted.
+          if (inFolioFolder(f.path)) texts.set(f.path, null);
+        }
         for (const path of texts.keys()) settled.add(path);
         return texts;
       };
@@ -197,6 +204,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       return { merge, summary: null, open };
     }
     const pulled = merge?.changed ?? [];
+    if (pulled.some((c) => inFolioFolder(c.path))) await purgeFolioFolder(repo);
     const summary =
       pulled.length > 0 || options.trigger === 'manual'
         ? await deps.reconciler.reconcileLocked(ws, { recordActivity: true })

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { metaFromRow, workspaceDir, writeWorkspaceMeta } from '../content/workspace-meta.js';
+import { metaFromRow, writeWorkspaceMeta } from '../content/workspace-meta.js';
 import { MAX_SLUG_LENGTH, slugify } from '../domain/slug.js';
 import type { Database, WorkspaceRow } from '../store/schema.js';
 
@@ -25,14 +25,14 @@ export async function uniqueWorkspaceSlug(db: Kysely<Database>, wanted: string):
   for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
 }
 
-/** Rewrites `.folio/workspace.json` from the row (after create, delete, adoption). */
+/** Rewrites the workspace's metadata file from the row (after create, delete, adoption). */
 export async function saveWorkspaceMeta(
   db: Kysely<Database>,
   dataDir: string,
   row: WorkspaceRow,
 ): Promise<void> {
   const org = await db.selectFrom('orgs').select('handle').where('id', '=', row.org_id).executeTakeFirst();
-  await writeWorkspaceMeta(workspaceDir(dataDir, row.id), metaFromRow(row, org?.handle ?? 'unknown'));
+  await writeWorkspaceMeta(dataDir, metaFromRow(row, org?.handle ?? 'unknown'));
 }
 
 /** The organization of the platform owner (the first user), if that user exists. */

@@ -2,7 +2,13 @@ import { rm } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
 import { ulid } from 'ulid';
 import { z } from 'zod';
-import { metaFromRow, workspaceDir, writeWorkspaceMeta } from '../content/workspace-meta.js';
+import {
+  markWorkspaceTree,
+  metaFromRow,
+  workspaceDir,
+  workspaceMetaDir,
+  writeWorkspaceMeta,
+} from '../content/workspace-meta.js';
 import { WorkspaceFiles } from '../content/workspace-files.js';
 import { type Actor, isSystem } from '../domain/actor.js';
 import { canonicalFrontmatter } from '../domain/frontmatter.js';
@@ -86,8 +92,8 @@ export interface WorkspacesDeps {
 const isUniqueViolation = (error: unknown) => /unique|duplicate/i.test((error as Error).message ?? '');
 
 /**
- * Workspaces: a row, plus a git working tree at DATA_DIR/workspaces/<id>/
- * whose `.folio/workspace.json` lets `rebuild` restore the row. Creating and
+ * Workspaces: a row, plus a git working tree at DATA_DIR/workspaces/<id>/ and
+ * a metadata file at DATA_DIR/meta/<id>/workspace.json that lets `rebuild` restore the row. Creating and
  * deleting need the organization's Super Admin; deletion is soft.
  */
 export function createWorkspaces(deps: WorkspacesDeps) {
@@ -125,8 +131,8 @@ export function createWorkspaces(deps: WorkspacesDeps) {
   }
 
   /**
-   * Creates the working tree: a git repository on the workspace's branch and
-   * its metadata file. An invalid branch name is the caller's 400; a missing
+   * Creates the working tree (a git repository on the workspace's branch, marked as this
+   * workspace's tree) and the metadata file outside it. An invalid branch name is the caller's 400; a missing
    * or failing git binary is logged, since sync (which needs git) can
    * initialise the repository later and the pages work without it.
    */
@@ -141,7 +147,8 @@ export function createWorkspaces(deps: WorkspacesDeps) {
         'git init failed; the workspace works without git',
       );
     }
-    await writeWorkspaceMeta(dir, metaFromRow(row, orgHandle));
+    await markWorkspaceTree(dir, row.id);
+    await writeWorkspaceMeta(dataDir, metaFromRow(row, orgHandle));
   }
 
   function newRow(fields: {
@@ -190,7 +197,8 @@ export function createWorkspaces(deps: WorkspacesDeps) {
     try {
       return trx ? await body(trx) : await db.transaction().execute(body);
     } catch (error) {
-      await rm(workspaceDir(dataDir, id), { recursive: true, force: true }).catch(() => undefined);
+      for (const dir of [workspaceDir(dataDir, id), workspaceMetaDir(dataDir, id)])
+        await rm(dir, { recursive: true, force: true }).catch(() => undefined);
       throw error;
     }
   }
@@ -394,10 +402,7 @@ export function createWorkspaces(deps: WorkspacesDeps) {
           details: { slug: workspace.slug },
         });
         const deleted = { ...workspace, deleted_at: now, updated_at: now };
-        await writeWorkspaceMeta(
-          workspaceDir(dataDir, workspace.id),
-          metaFromRow(deleted, org?.handle ?? ''),
-        );
+        await writeWorkspaceMeta(dataDir, metaFromRow(deleted, org?.handle ?? ''));
       });
     },
   };

@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runCli, runProcess } from '../helpers/cli.js';
 import { freePort } from '../helpers/ports.js';
-import { tempDir } from '../helpers/server.js';
+import { startServer, tempDir } from '../helpers/server.js';
 
 describe('folio CLI', () => {
   it('lists its commands on --help', async () => {
@@ -69,4 +70,53 @@ describe('folio serve', () => {
     expect(await exited).toBe(0);
     expect(log).toContain('shutting down');
   });
+
+  it('says in one line that the port is in use, and exits 1', async () => {
+    const port = await freePort();
+    const busy = net.createServer();
+    await new Promise<void>((resolve) => busy.listen(port, '127.0.0.1', resolve));
+    try {
+      const res = await runCli(['serve'], { DATA_DIR: tempDir(), PORT: String(port), HOST: '127.0.0.1' });
+      expect(res.code).toBe(1);
+      expect(res.stderr).toBe(`folio: port ${port} is in use; set PORT\n`);
+    } finally {
+      busy.close();
+    }
+  }, 90_000);
+});
+
+describe('commands that need the server stopped', () => {
+  it('refuses `rebuild` and in-process `mcp` while a server runs on DATA_DIR, not after it stopped', async () => {
+    const server = await startServer();
+    const env = { DATA_DIR: server.dataDir };
+    let stopped = false;
+    try {
+      const rebuild = await runCli(['rebuild'], env, { timeoutMs: 90_000 });
+      expect(rebuild.code).toBe(1);
+      expect(rebuild.stderr).toContain(
+        `folio rebuild: a Folio server (pid ${process.pid}) is running on ${server.dataDir}; stop it first`,
+      );
+      expect(rebuild.stdout).toBe('');
+      const mcp = await runCli(['mcp', '--workspace', 'docs', '--api-key', 'svc_live_x'], env, {
+        timeoutMs: 90_000,
+      });
+      expect(mcp.code).toBe(1);
+      expect(mcp.stderr).toContain(`a Folio server (pid ${process.pid}) is running on ${server.dataDir}`);
+
+      await server.close();
+      stopped = true;
+      // A lock file whose process is gone (a server that crashed) does not count.
+      const dead = await runProcess(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+        env: {},
+      });
+      const stale = path.join(server.dataDir, 'run', `server-${dead.stdout}.lock`);
+      fs.writeFileSync(stale, `${dead.stdout}\n`);
+      const after = await runCli(['rebuild'], env, { timeoutMs: 90_000 });
+      expect(after.stderr).toBe('');
+      expect(after.code).toBe(0);
+      expect(fs.existsSync(stale)).toBe(false);
+    } finally {
+      if (!stopped) await server.close();
+    }
+  }, 180_000);
 });

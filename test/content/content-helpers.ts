@@ -1,5 +1,7 @@
+import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import pg from 'pg';
 import type { Role } from '../../src/domain/policy.js';
 import type { DatabaseTarget } from '../helpers/databases.js';
 import { startServer, type StartOptions, type TestResponse, type TestServer } from '../helpers/server.js';
@@ -52,6 +54,24 @@ export async function startOn(target: DatabaseTarget, options: StartOptions = {}
     },
   };
   return handle;
+}
+
+/** Loses the database: the SQLite files, or every table of the PostgreSQL schema. */
+export async function wipeDatabase(ctx: ContentServer): Promise<void> {
+  const env = ctx.cliEnv();
+  if (!env.DATABASE_URL) {
+    for (const f of ['folio.db', 'folio.db-wal', 'folio.db-shm'])
+      fs.rmSync(path.join(env.DATA_DIR!, f), { force: true });
+    return;
+  }
+  const url = new URL(env.DATABASE_URL);
+  const schema = /search_path=(\S+)/.exec(url.searchParams.get('options') ?? '')![1]!;
+  url.searchParams.delete('options');
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  await client.query(`drop schema ${schema} cascade`);
+  await client.query(`create schema ${schema}`);
+  await client.end();
 }
 
 export { firstWorkspace as starterWorkspace } from '../helpers/users.js';

@@ -1,8 +1,8 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
-import pg from 'pg';
 import { afterEach, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { workspaceMetaFile } from '../../src/content/workspace-meta.js';
+import { runCli, runProcess } from '../helpers/cli.js';
 import { describeEachDatabase, type DatabaseTarget } from '../helpers/databases.js';
 import { registerUser } from '../helpers/users.js';
 import {
@@ -12,25 +12,8 @@ import {
   pageUrl,
   startOn,
   starterWorkspace,
+  wipeDatabase,
 } from './content-helpers.js';
-
-/** Loses the database: the SQLite files, or every table of the PostgreSQL schema. */
-async function wipeDatabase(ctx: ContentServer): Promise<void> {
-  const env = ctx.cliEnv();
-  if (!env.DATABASE_URL) {
-    for (const f of ['folio.db', 'folio.db-wal', 'folio.db-shm'])
-      fs.rmSync(path.join(env.DATA_DIR!, f), { force: true });
-    return;
-  }
-  const url = new URL(env.DATABASE_URL);
-  const schema = /search_path=(\S+)/.exec(url.searchParams.get('options') ?? '')![1]!;
-  url.searchParams.delete('options');
-  const client = new pg.Client({ connectionString: url.toString() });
-  await client.connect();
-  await client.query(`drop schema ${schema} cascade`);
-  await client.query(`create schema ${schema}`);
-  await client.end();
-}
 
 type Node = { path: string; page_id: string | null; title: string; sort_order: number; children: Node[] };
 const flatten = (nodes: Node[]): Node[] => nodes.flatMap((n) => [n, ...flatten(n.children)]);
@@ -159,6 +142,34 @@ describeEachDatabase('files are the truth ($name)', (target: DatabaseTarget) => 
     ]);
   });
 
+  it('removes the temp files a crashed write left at start, keeping those of a live writer', async () => {
+    ctx = await startOn(target);
+    const owner = await registerUser(ctx.server);
+    const ws = await starterWorkspace(ctx.server, owner);
+    await api(owner.token).post(ws.slug, 'guides/setup.md', { title: 'Setup', body: 'kept' });
+    await ctx.stop();
+
+    const dead = await runProcess(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+      env: {},
+    });
+    const live = spawn('sleep', ['60']);
+    try {
+      const file = (p: string) => fileIn(ctx.server, ws.id, p);
+      const crashed = ['guides/.folio-tmp-' + dead.stdout + '-0a1b2c3d', '.folio-tmp-' + dead.stdout + '-99'];
+      const inFlight = `guides/.folio-tmp-${live.pid}-4e5f`;
+      fs.mkdirSync(file('uploads'), { recursive: true });
+      crashed.push(`uploads/.folio-tmp-${dead.stdout}-77`);
+      for (const p of [...crashed, inFlight]) fs.writeFileSync(file(p), 'half a page');
+
+      await ctx.restart();
+      for (const p of crashed) expect(fs.existsSync(file(p)), p).toBe(false);
+      expect(fs.existsSync(file(inFlight))).toBe(true);
+      expect(fs.existsSync(file('guides/setup.md'))).toBe(true);
+    } finally {
+      live.kill();
+    }
+  });
+
   it('leaves the index alone when a workspace directory is missing, and recovers when it returns', async () => {
     ctx = await startOn(target);
     const owner = await registerUser(ctx.server);
@@ -248,9 +259,7 @@ describeEachDatabase('files are the truth ($name)', (target: DatabaseTarget) => 
       body: { name: 'Again', slug: doomed.body.slug },
     });
     expect(again.status).toBe(409);
-    const meta = JSON.parse(
-      fs.readFileSync(fileIn(ctx.server, handbook.id, '.folio/workspace.json'), 'utf8'),
-    );
+    const meta = JSON.parse(fs.readFileSync(workspaceMetaFile(ctx.server.dataDir, handbook.id), 'utf8'));
     expect(meta).toMatchObject({ id: handbook.id, slug: handbook.slug, org_handle: heir.handle });
   });
 

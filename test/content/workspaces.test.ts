@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase } from '../helpers/databases.js';
+import { workspaceMetaFile } from '../../src/content/workspace-meta.js';
 import type { TestServer } from '../helpers/server.js';
 import { registerUser, type TestUser } from '../helpers/users.js';
 import {
@@ -63,7 +64,7 @@ describeEachDatabase('workspaces ($name)', (target) => {
     expect(welcome.body.content).toContain('# Welcome to Folio');
     expect(fs.readFileSync(fileIn(server, docs.id, '.git/HEAD'), 'utf8')).toBe('ref: refs/heads/main\n');
     expect(fs.readFileSync(fileIn(server, docs.id, '.gitignore'), 'utf8')).toContain('.folio/');
-    const meta = JSON.parse(fs.readFileSync(fileIn(server, docs.id, '.folio/workspace.json'), 'utf8'));
+    const meta = JSON.parse(fs.readFileSync(workspaceMetaFile(server.dataDir, docs.id), 'utf8'));
     expect(meta).toMatchObject({
       id: docs.id,
       slug: docs.slug,
@@ -199,7 +200,7 @@ describeEachDatabase('workspaces ($name)', (target) => {
     );
     expect(list).not.toContain(ws.id);
     expect(fs.existsSync(fileIn(server, ws.id, 'kept.md'))).toBe(true);
-    const meta = JSON.parse(fs.readFileSync(fileIn(server, ws.id, '.folio/workspace.json'), 'utf8'));
+    const meta = JSON.parse(fs.readFileSync(workspaceMetaFile(server.dataDir, ws.id), 'utf8'));
     expect(meta.deleted_at).toEqual(expect.any(String));
   });
 });

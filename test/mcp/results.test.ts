@@ -4,8 +4,8 @@
  * clients that read only text, and search snippets as plain text.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../helpers/databases.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachDatabase } from '../helpers/databases.js';
 import { mcpOverHttp } from '../helpers/mcp.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { firstWorkspace, registerUser } from '../helpers/users.js';
@@ -17,7 +17,7 @@ function allValues(value: unknown): unknown[] {
   return [value];
 }
 
-describe.each(databaseTargets())('tool results on $name', (target) => {
+describeEachDatabase('tool results on $name', (target) => {
   let server: TestServer;
   let client: Client;
   let slug: string;

@@ -4,13 +4,13 @@
  * Markdown beside each page and the llms.txt files, and the small furniture of a page.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../helpers/databases.js';
+import { describeEachDatabase } from '../helpers/databases.js';
 import type { TestServer } from '../helpers/server.js';
 import { registerUser, type TestUser } from '../helpers/users.js';
 import { createPage, createWorkspace, type TestWorkspace } from '../helpers/workspace-access.js';
 import { get, setSettings, startPublishing } from './publishing-helpers.js';
 
-describe.each(databaseTargets())('published site for readers ($name)', (target) => {
+describeEachDatabase('published site for readers ($name)', (target) => {
   let server: TestServer;
   let owner: TestUser;
   let ws: TestWorkspace;

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { workspaceMetaFile } from '../../src/content/workspace-meta.js';
 import { createLogger } from '../../src/logger.js';
 import { describeEachDatabase, databaseTargets } from '../helpers/databases.js';
 import { bob, cloneRepo, commitFile, createBareRepo, fileUrl, pushClone } from '../helpers/git-fixtures.js';
@@ -198,7 +199,7 @@ describeEachDatabase('remote settings ($name)', (target) => {
     expect(page.title).toBe('Handbook');
     // The starter page went the other way.
     await eventually(async () => fileAt(bare, 'index.md', 'docs'));
-    const meta = JSON.parse(fs.readFileSync(path.join(treeOf(env, ws.id), '.folio/workspace.json'), 'utf8'));
+    const meta = JSON.parse(fs.readFileSync(workspaceMetaFile(env.server.dataDir, ws.id), 'utf8'));
     expect(meta).toMatchObject({ git_remote: fileUrl(bare), git_branch: 'docs' });
 
     // Moving to an empty repository: everything goes there (nothing is assumed from the old remote).

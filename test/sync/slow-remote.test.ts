@@ -1,6 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import { databaseTargets } from '../helpers/databases.js';
+import { afterEach, expect, it } from 'vitest';
+import { describeEachDatabase } from '../helpers/databases.js';
 import { eventually, logLines, pageUrl, type SyncEnv, startSync, treeOf } from './sync-helpers.js';
 
 /** A "git host" that accepts connections and never says a word. */
@@ -24,7 +24,7 @@ async function startSilentServer(): Promise<{ url: string; open: Set<Socket>; cl
   };
 }
 
-describe.each(databaseTargets())('a remote that never answers ($name)', (target) => {
+describeEachDatabase('a remote that never answers ($name)', (target) => {
   let env: SyncEnv;
   let silent: Awaited<ReturnType<typeof startSilentServer>> | undefined;
   afterEach(async () => {
