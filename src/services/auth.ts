@@ -86,41 +86,80 @@ export function createAuthService(deps: AuthDeps) {
     return row.org_id;
   }
 
+  /** User, organization and starter workspace in one transaction, then a first session. */
+  async function openAccount(
+    input: { name: string; email: string; passwordHash: string | null },
+    client: ClientInfo,
+  ) {
+    const email = normalizeEmail(input.email);
+    const now = clock.now().toISOString();
+    const taken = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+    if (taken) throw conflict('An account with this email already exists');
+    let created: Awaited<ReturnType<typeof createAccount>>;
+    try {
+      created = await db.transaction().execute(async (trx) => {
+        const account = await createAccount(trx, {
+          name: input.name,
+          email,
+          passwordHash: input.passwordHash,
+          now,
+        });
+        await deps.createStarterWorkspace(trx, { userId: account.user.id, orgId: account.orgId, now });
+        return account;
+      });
+    } catch (error) {
+      // Two registrations racing for one email: the unique index decides.
+      if (/unique|duplicate/i.test((error as Error).message)) {
+        throw conflict('An account with this email already exists');
+      }
+      throw error;
+    }
+    const { sessionId, refreshToken } = await sessions.start(created.user.id, client);
+    const tokens = await issue(created.user.id, created.orgId, sessionId, refreshToken);
+    return {
+      user: {
+        id: created.user.id,
+        name: created.user.name,
+        email: created.user.email,
+        handle: created.user.handle,
+        role: 'superadmin',
+      },
+      tokens,
+    };
+  }
+
   return {
     /** Creates user, organization and starter workspace in one transaction, then signs in. */
     async register(input: z.infer<typeof registerInput>, client: ClientInfo) {
       checkPasswordPolicy(input.password);
-      const email = normalizeEmail(input.email);
       const passwordHash = await passwords.hash(input.password);
-      const now = clock.now().toISOString();
-      const taken = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
-      if (taken) throw conflict('An account with this email already exists');
-      let created: Awaited<ReturnType<typeof createAccount>>;
-      try {
-        created = await db.transaction().execute(async (trx) => {
-          const account = await createAccount(trx, { name: input.name, email, passwordHash, now });
-          await deps.createStarterWorkspace(trx, { userId: account.user.id, orgId: account.orgId, now });
-          return account;
+      return openAccount({ name: input.name, email: input.email, passwordHash }, client);
+    },
+
+    /** An account for someone an identity provider vouched for: no password until they set one. */
+    async registerExternal(input: { name: string; email: string }, client: ClientInfo) {
+      return openAccount({ ...input, passwordHash: null }, client);
+    },
+
+    /**
+     * Signs in a user whose identity was proven another way (an identity provider):
+     * the account lockout applies as it does to passwords.
+     */
+    async signIn(userId: string, client: ClientInfo): Promise<TokenPair> {
+      const user = await db
+        .selectFrom('users')
+        .select(['id', 'locked_until'])
+        .where('id', '=', userId)
+        .executeTakeFirst();
+      if (!user) throw unauthorized('This account no longer exists');
+      const now = clock.now();
+      if (user.locked_until && user.locked_until > now.toISOString()) {
+        throw new AppError('RATE_LIMITED', 'Too many failed sign-in attempts; the account is locked', {
+          retryAfter: (Date.parse(user.locked_until) - now.getTime()) / 1000,
         });
-      } catch (error) {
-        // Two registrations racing for one email: the unique index decides.
-        if (/unique|duplicate/i.test((error as Error).message)) {
-          throw conflict('An account with this email already exists');
-        }
-        throw error;
       }
-      const { sessionId, refreshToken } = await sessions.start(created.user.id, client);
-      const tokens = await issue(created.user.id, created.orgId, sessionId, refreshToken);
-      return {
-        user: {
-          id: created.user.id,
-          name: created.user.name,
-          email: created.user.email,
-          handle: created.user.handle,
-          role: 'superadmin',
-        },
-        tokens,
-      };
+      const { sessionId, refreshToken } = await sessions.start(user.id, client);
+      return issue(user.id, await homeOrg(user.id), sessionId, refreshToken);
     },
 
     /**

@@ -5,6 +5,7 @@ import * as search from './0003-search.js';
 import * as collaboration from './0004-collaboration.js';
 import * as publishing from './0005-publishing.js';
 import * as gitSync from './0006-git-sync.js';
+import * as identityProviders from './0008-identity-providers.js';
 
 /**
  * Every migration, in order. Forward-only: a released migration is never
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004-collaboration': collaboration,
   '0005-publishing': publishing,
   '0006-git-sync': gitSync,
+  '0008-identity-providers': identityProviders,
 };
 
 export const migrationProvider: MigrationProvider = {
