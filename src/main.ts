@@ -9,6 +9,7 @@ import { activityRoutes } from './http/routes/activity.js';
 import { aiRoutes } from './http/routes/ai.js';
 import { apiKeyRoutes } from './http/routes/api-keys.js';
 import { authRoutes } from './http/routes/auth.js';
+import { identityProviderRoutes } from './http/routes/identity-providers.js';
 import { commentRoutes } from './http/routes/comments.js';
 import { contentRoutes } from './http/routes/content.js';
 import { healthRoutes } from './http/routes/health.js';
@@ -81,6 +82,7 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
     routes: [
       healthRoutes(services.health, VERSION),
       authRoutes(services),
+      identityProviderRoutes(services),
       apiKeyRoutes(services),
       workspaceRoutes(services),
       syncRoutes(services),

@@ -9,7 +9,8 @@ import { createAccount, normalizeEmail } from './accounts.js';
 import type { Clock } from './clock.js';
 import { ACCESS_TOKEN_SECONDS, type JwtSigner } from './jwt.js';
 import { checkPasswordPolicy, type PasswordHasher } from './passwords.js';
-import type { RegistrationPolicy } from './registration.js';
+import type { JoinStep } from './invitations.js';
+import type { RegistrationPolicy, RegistrationTokens } from './registration.js';
 import type { ClientInfo, Sessions } from './sessions.js';
 
 export const LOCKOUT_FAILURES = 5;
@@ -92,6 +93,49 @@ export function createAuthService(deps: AuthDeps) {
     return row.org_id;
   }
 
+  /** User, organization and starter workspace in one transaction, then a first session. */
+  async function openAccount(
+    input: { name: string; email: string; passwordHash: string | null; join: JoinStep | null },
+    client: ClientInfo,
+  ) {
+    const email = normalizeEmail(input.email);
+    const now = clock.now().toISOString();
+    const taken = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+    if (taken) throw conflict('An account with this email already exists');
+    let created: Awaited<ReturnType<typeof createAccount>>;
+    try {
+      created = await db.transaction().execute(async (trx) => {
+        const account = await createAccount(trx, {
+          name: input.name,
+          email,
+          passwordHash: input.passwordHash,
+          now,
+        });
+        await deps.createStarterWorkspace(trx, { userId: account.user.id, orgId: account.orgId, now });
+        await input.join?.(trx, account.user.id);
+        return account;
+      });
+    } catch (error) {
+      // Two registrations racing for one email: the unique index decides.
+      if (/unique|duplicate/i.test((error as Error).message)) {
+        throw conflict('An account with this email already exists');
+      }
+      throw error;
+    }
+    const { sessionId, refreshToken } = await sessions.start(created.user.id, client);
+    const tokens = await issue(created.user.id, created.orgId, sessionId, refreshToken);
+    return {
+      user: {
+        id: created.user.id,
+        name: created.user.name,
+        email: created.user.email,
+        handle: created.user.handle,
+        role: 'superadmin',
+      },
+      tokens,
+    };
+  }
+
   return {
     /**
      * Creates user, organization and starter workspace in one transaction (with
@@ -100,39 +144,39 @@ export function createAuthService(deps: AuthDeps) {
      */
     async register(input: z.infer<typeof registerInput>, client: ClientInfo) {
       checkPasswordPolicy(input.password);
-      const email = normalizeEmail(input.email);
-      const join = await deps.registration.admit(email, input);
+      const join = await deps.registration.admit(normalizeEmail(input.email), input);
       const passwordHash = await passwords.hash(input.password);
-      const now = clock.now().toISOString();
-      const taken = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
-      if (taken) throw conflict('An account with this email already exists');
-      let created: Awaited<ReturnType<typeof createAccount>>;
-      try {
-        created = await db.transaction().execute(async (trx) => {
-          const account = await createAccount(trx, { name: input.name, email, passwordHash, now });
-          await deps.createStarterWorkspace(trx, { userId: account.user.id, orgId: account.orgId, now });
-          await join?.(trx, account.user.id);
-          return account;
+      return openAccount({ name: input.name, email: input.email, passwordHash, join }, client);
+    },
+
+    /**
+     * An account for someone an identity provider vouched for: no password until they
+     * set one. REGISTRATION applies as it does to registering with a password.
+     */
+    async registerExternal(input: { name: string; email: string } & RegistrationTokens, client: ClientInfo) {
+      const join = await deps.registration.admit(normalizeEmail(input.email), input);
+      return openAccount({ name: input.name, email: input.email, passwordHash: null, join }, client);
+    },
+
+    /**
+     * Signs in a user whose identity was proven another way (an identity provider):
+     * the account lockout applies as it does to passwords.
+     */
+    async signIn(userId: string, client: ClientInfo): Promise<TokenPair> {
+      const user = await db
+        .selectFrom('users')
+        .select(['id', 'locked_until'])
+        .where('id', '=', userId)
+        .executeTakeFirst();
+      if (!user) throw unauthorized('This account no longer exists');
+      const now = clock.now();
+      if (user.locked_until && user.locked_until > now.toISOString()) {
+        throw new AppError('RATE_LIMITED', 'Too many failed sign-in attempts; the account is locked', {
+          retryAfter: (Date.parse(user.locked_until) - now.getTime()) / 1000,
         });
-      } catch (error) {
-        // Two registrations racing for one email: the unique index decides.
-        if (/unique|duplicate/i.test((error as Error).message)) {
-          throw conflict('An account with this email already exists');
-        }
-        throw error;
       }
-      const { sessionId, refreshToken } = await sessions.start(created.user.id, client);
-      const tokens = await issue(created.user.id, created.orgId, sessionId, refreshToken);
-      return {
-        user: {
-          id: created.user.id,
-          name: created.user.name,
-          email: created.user.email,
-          handle: created.user.handle,
-          role: 'superadmin',
-        },
-        tokens,
-      };
+      const { sessionId, refreshToken } = await sessions.start(user.id, client);
+      return issue(user.id, await homeOrg(user.id), sessionId, refreshToken);
     },
 
     /**

@@ -14,6 +14,8 @@ import { createAiService } from './ai.js';
 import { createChatContext } from './ai-context.js';
 import { createApiKeys } from './api-keys.js';
 import { createAuthService } from './auth.js';
+import { createExternalSignIn } from './external-sign-in.js';
+import { configuredProviders } from './identity-providers.js';
 import { createAuthenticator } from './authenticator.js';
 import { createBackups } from './backups.js';
 import { createComments } from './comments.js';
@@ -209,6 +211,15 @@ export async function createServices(deps: ServiceDeps) {
     deps,
     access,
     auth,
+    externalSignIn: createExternalSignIn({
+      store,
+      clock,
+      logger,
+      auth,
+      providers: configuredProviders(config.oidc),
+      publicUrl: config.publicUrl,
+      passkeysEnabled: Boolean(config.webauthn.rpId && config.webauthn.origins.length),
+    }),
     apiKeys,
     sessions,
     outbox,

@@ -33,6 +33,9 @@ export interface Database {
   analytics_salts: AnalyticsSaltsTable;
   workspace_sync: WorkspaceSyncTable;
   sync_conflicts: SyncConflictsTable;
+  user_identities: UserIdentitiesTable;
+  auth_flows: AuthFlowsTable;
+  auth_claims: AuthClaimsTable;
 }
 
 export type Flag = 0 | 1;
@@ -368,3 +371,40 @@ export type PageRow = Selectable<PagesTable>;
 export type ActivityRow = Selectable<ActivityTable>;
 export type SyncConflictRow = Selectable<SyncConflictsTable>;
 export type _Generated<T> = Generated<T>;
+
+/** A user's account at an identity provider; (provider, subject) is unique. */
+export interface UserIdentitiesTable {
+  id: string;
+  user_id: string;
+  provider: string;
+  subject: string;
+  email: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** A started provider sign-in, until its callback; only hashes of the state and browser binding. */
+export interface AuthFlowsTable {
+  state_hash: string;
+  provider: string;
+  binding_hash: string;
+  nonce: string;
+  code_verifier: string;
+  created_at: string;
+  expires_at: string;
+}
+
+/** What a provider callback established, until the web app claims it with its one-time code. */
+export interface AuthClaimsTable {
+  code_hash: string;
+  /** `signin` (a linked identity), `signup` (a new account) or `link` (an existing account must confirm). */
+  kind: 'signin' | 'signup' | 'link';
+  provider: string;
+  subject: string;
+  email: string;
+  name: string;
+  user_id: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}

@@ -80,6 +80,17 @@ export const ROUTES: Record<string, RouteSpec> = {
     body: () => ({ token: 'bogus', new_password: 'long enough password' }),
   },
 
+  'GET /api/auth/providers': { access: { public: true } },
+  'POST /api/auth/oidc/:provider': { access: { public: true }, path: () => '/api/auth/oidc/google' },
+  'GET /api/auth/oidc/:provider/callback': {
+    access: { public: true },
+    path: () => '/api/auth/oidc/google/callback?code=x&state=y',
+  },
+  'POST /api/auth/oidc/claim': { access: { public: true }, body: () => ({ code: 'bogus' }) },
+  'POST /api/auth/oidc/link': { access: { user: true }, body: () => ({ code: 'bogus' }) },
+  'GET /api/auth/identities': { access: { user: true } },
+  'DELETE /api/auth/identities/:id': { access: { user: true }, path: () => '/api/auth/identities/bogus' },
+
   'GET /api/auth/me': { access: { user: true } },
   'GET /api/auth/sessions': { access: { user: true } },
   'POST /api/auth/ws-token': {

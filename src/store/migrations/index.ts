@@ -6,6 +6,7 @@ import * as collaboration from './0004-collaboration.js';
 import * as publishing from './0005-publishing.js';
 import * as gitSync from './0006-git-sync.js';
 import * as sessionSigningKey from './0007-session-signing-key.js';
+import * as identityProviders from './0008-identity-providers.js';
 
 /**
  * Every migration, in order. Forward-only: a released migration is never
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005-publishing': publishing,
   '0006-git-sync': gitSync,
   '0007-session-signing-key': sessionSigningKey,
+  '0008-identity-providers': identityProviders,
 };
 
 export const migrationProvider: MigrationProvider = {
