@@ -41,33 +41,42 @@ describe('MCP over HTTP smoke', () => {
 describe('MCP over stdio smoke', () => {
   it('serves 25 tools in-process and 26 through a server URL', async () => {
     const { mcpOverStdio } = await import('../helpers/mcp.js');
-    const server = await startServer();
+    let server = await startServer();
     const user = await registerUser(server);
     const key = (
       await server.request('POST', '/api/v1/api-keys', { token: user.token, body: { name: 'mcp' } })
     ).body.key;
     const slug = (await server.request('GET', '/api/v1/workspaces', { token: user.token })).body.data[0].slug;
-    const local = await mcpOverStdio(['--workspace', slug, '--api-key', key], { DATA_DIR: server.dataDir });
-    const bridged = await mcpOverStdio(['--workspace', slug, '--api-key', key, '--server-url', server.url], {
-      DATA_DIR: server.dataDir,
-    });
+    const dataDir = server.dataDir;
+    // In-process MCP works on DATA_DIR itself, so only while no server runs there.
+    await server.close();
+    const local = await mcpOverStdio(['--workspace', slug, '--api-key', key], { DATA_DIR: dataDir });
+    let localTools;
     try {
-      const localTools = (await local.listTools()).tools;
-      const bridgedTools = (await bridged.listTools()).tools;
-      expect(localTools.length).toBeGreaterThan(5);
-      expect(bridgedTools.length).toBeGreaterThanOrEqual(localTools.length);
+      localTools = (await local.listTools()).tools;
+      expect(localTools).toHaveLength(25);
       expect(localTools.find((t) => t.name === 'svc_read_page')?.inputSchema.properties).not.toHaveProperty(
-        'workspace',
-      );
-      expect(bridgedTools.find((t) => t.name === 'svc_read_page')?.inputSchema.properties).not.toHaveProperty(
         'workspace',
       );
       const viaLocal = await callTool(local, 'svc_write_page', { path: 'x', title: 'X', content: 'local' });
       expect(viaLocal.isError).toBe(false);
+    } finally {
+      await local.close();
+    }
+
+    server = await startServer({ dataDir });
+    const bridged = await mcpOverStdio(['--workspace', slug, '--api-key', key, '--server-url', server.url], {
+      DATA_DIR: dataDir,
+    });
+    try {
+      const bridgedTools = (await bridged.listTools()).tools;
+      expect(bridgedTools).toHaveLength(26);
+      expect(bridgedTools.find((t) => t.name === 'svc_read_page')?.inputSchema.properties).not.toHaveProperty(
+        'workspace',
+      );
       const viaBridge = await callTool(bridged, 'svc_read_page', { path: 'x' });
       expect(viaBridge.data.content).toBe('local');
     } finally {
-      await local.close();
       await bridged.close();
       await server.close();
     }
