@@ -1,9 +1,14 @@
 import type { Kysely } from 'kysely';
 import { inBatches } from '../store/batches.js';
-import { markdownPlainText } from '../render/plain-text.js';
 import type { Database, SearchDocumentsTable } from '../store/schema.js';
 import { indexText, MAX_INDEXED_BODY } from './query-text.js';
+import type * as PlainTextModule from '../render/plain-text.js';
 import type { SearchDocument } from './search-index.js';
+
+type PlainText = typeof PlainTextModule;
+let plainText: Promise<PlainText> | undefined;
+/** The Markdown parser loads on the first page indexed, not at start-up (see markdown-loader.ts). */
+const loadPlainText = (): Promise<PlainText> => (plainText ??= import('../render/plain-text.js'));
 
 /**
  * The portable `search_documents` row of a page (migration 0003). The body is indexed as
@@ -11,7 +16,8 @@ import type { SearchDocument } from './search-index.js';
  * Text is stripped of the highlight markers and the body capped, the same way for both
  * dialects.
  */
-export function documentRow(doc: SearchDocument): SearchDocumentsTable {
+export async function documentRow(doc: SearchDocument): Promise<SearchDocumentsTable> {
+  const { markdownPlainText } = await loadPlainText();
   return {
     page_id: doc.page_id,
     workspace_id: doc.workspace_id,
@@ -30,8 +36,9 @@ export function documentRow(doc: SearchDocument): SearchDocumentsTable {
  * The documents of `docs` as rows, one per page (the last wins when a page repeats: one
  * multi-row upsert may not touch a row twice on PostgreSQL).
  */
-export function documentRows(docs: readonly SearchDocument[]): SearchDocumentsTable[] {
-  return [...new Map(docs.map((d) => [d.page_id, documentRow(d)])).values()];
+export async function documentRows(docs: readonly SearchDocument[]): Promise<SearchDocumentsTable[]> {
+  const latest = [...new Map(docs.map((d) => [d.page_id, d])).values()];
+  return Promise.all(latest.map(documentRow));
 }
 
 /**

@@ -100,12 +100,12 @@ export function createPgTsvectorIndex(store: Store): SearchIndex {
     },
 
     async upsert(trx, doc) {
-      await upsertDocumentRows(trx, [documentRow(doc)]);
+      await upsertDocumentRows(trx, [await documentRow(doc)]);
     },
 
     // The vector is a generated column: PostgreSQL computes it for every row written.
     async upsertMany(trx, docs) {
-      await upsertDocumentRows(trx, documentRows(docs));
+      await upsertDocumentRows(trx, await documentRows(docs));
     },
 
     async remove(trx, pageId) {

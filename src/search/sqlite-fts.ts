@@ -201,11 +201,11 @@ export function createSqliteFtsIndex(store: Store): SearchIndex {
     },
 
     async upsert(trx, doc) {
-      await upsertBatch(trx, [documentRow(doc)]);
+      await upsertBatch(trx, [await documentRow(doc)]);
     },
 
     async upsertMany(trx, docs) {
-      for (const batch of inBatches(documentRows(docs))) await upsertBatch(trx, batch);
+      for (const batch of inBatches(await documentRows(docs))) await upsertBatch(trx, batch);
     },
 
     async remove(trx, pageId) {

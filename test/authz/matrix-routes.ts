@@ -54,6 +54,7 @@ const notAuthor: Partial<Record<ActorName, Outcome>> = {
  */
 export const ROUTES: Record<string, RouteSpec> = {
   'GET /api/health': { access: { public: true } },
+  'GET /robots.txt': { access: { public: true } },
   'GET /api/ready': { access: { public: true } },
   'GET /api/v1/ai/status': { access: { public: true } },
   'GET /api/ai/status': { access: { public: true } },

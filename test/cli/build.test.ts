@@ -115,34 +115,40 @@ describe('the production build', () => {
     expect(html).toContain('<span class="hljs-keyword">const</span>');
   });
 
-  it('runs the other commands: help, and `folio mcp` over stdio with the official client', async () => {
-    const help = await runCli(['--help'], {}, { entry });
-    expect(help.code).toBe(0);
-    expect(help.stdout).toContain('Usage: folio <command>');
-
-    // `folio mcp` in-process, on the running server's data directory (SQLite allows both).
-    const owner = await registerUser(api);
-    const key = (await api.request('POST', '/api/v1/api-keys', { token: owner.token, body: { name: 'mcp' } }))
-      .body.key as string;
-    const slug = (await api.request('GET', '/api/v1/workspaces', { token: owner.token })).body.data[0]
-      .slug as string;
+  /** Lists the tools of a bundled `folio mcp` over stdio and searches with them. */
+  async function searchThroughMcp(args: string[]): Promise<string[]> {
     const client = new Client({ name: 'folio-build-test', version: '1.0.0' });
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: [entry, 'mcp', '--workspace', slug, '--api-key', key],
+        args: [entry, 'mcp', '--workspace', mcpUser.slug, '--api-key', mcpUser.key, ...args],
         env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
         stderr: 'pipe',
       }),
     );
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toContain('svc_search');
       const found = await client.callTool({ name: 'svc_search', arguments: { query: 'welcome' } });
       expect(found.isError).not.toBe(true);
+      return tools.map((t) => t.name);
     } finally {
       await client.close();
     }
+  }
+  const mcpUser = { slug: '', key: '' };
+
+  it('runs the other commands: help, and `folio mcp` bridged to the server over stdio', async () => {
+    const help = await runCli(['--help'], {}, { entry });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: folio <command>');
+
+    const owner = await registerUser(api);
+    mcpUser.key = (
+      await api.request('POST', '/api/v1/api-keys', { token: owner.token, body: { name: 'mcp' } })
+    ).body.key as string;
+    mcpUser.slug = (await api.request('GET', '/api/v1/workspaces', { token: owner.token })).body.data[0]
+      .slug as string;
+    expect(await searchThroughMcp(['--server-url', url])).toContain('svc_resolve_sync_conflict');
   });
 
   it('stops cleanly on SIGTERM', async () => {
@@ -150,5 +156,11 @@ describe('the production build', () => {
     server.kill('SIGTERM');
     expect(await closed).toBe(0);
     expect(log).toContain('shutting down');
+  });
+
+  it('runs `folio mcp` in-process on DATA_DIR once the server has stopped', async () => {
+    const tools = await searchThroughMcp([]);
+    expect(tools).toContain('svc_search');
+    expect(tools).not.toContain('svc_resolve_sync_conflict');
   });
 });
