@@ -27,6 +27,7 @@ import { gitRemoteRoutes } from './http/routes/git-remote.js';
 import { gitWebhookRoutes } from './http/routes/git-webhook.js';
 import { syncRoutes } from './http/routes/sync.js';
 import { wsRoutes } from './http/routes/ws.js';
+import { webAppRoutes } from './http/web-app.js';
 import { LOW_DISK_BYTES } from './services/health.js';
 import { VERSION } from './version.js';
 import { Hub } from './ws/hub.js';
@@ -99,6 +100,8 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
       customDomainRoutes(services),
       analyticsRoutes(services),
       mcpRoutes(services, { offerSync: true, corsOrigins: config.mcpCorsOrigins }),
+      // Last: its catch-all answers only what no other route claims.
+      webAppRoutes(),
     ],
   });
 
