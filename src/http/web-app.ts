@@ -22,6 +22,9 @@ export function defaultWebAppDir(): string {
 /** Paths that belong to other surfaces: an unknown path under them is a JSON 404, never the app. */
 const NOT_THE_APP = /^\/(?:api|p|mcp|ws|metrics)(?:\/|$)/;
 
+/** Where index.html takes each response's CSP nonce (web/index.html). */
+const NONCE_PLACEHOLDER = '__CSP_NONCE__';
+
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
@@ -100,7 +103,7 @@ export function webAppRoutes(options: { dir?: string } = {}) {
   return (app: FastifyInstance) => {
     const files = listFiles(dir);
     const indexPath = path.join(dir, 'index.html');
-    const index = existsSync(indexPath) ? readFileSync(indexPath) : null;
+    const index = existsSync(indexPath) ? readFileSync(indexPath, 'utf8') : null;
     const config = { surface: 'app' } as const;
 
     const handler = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -111,11 +114,14 @@ export function webAppRoutes(options: { dir?: string } = {}) {
         throw noRoute(request);
       }
       if (!index) throw new AppError('NOT_FOUND', 'The web app is not built: run npm run build');
-      return reply
-        .type('text/html; charset=utf-8')
-        .header('Cache-Control', 'no-cache')
-        .header('Referrer-Policy', 'same-origin')
-        .send(index);
+      return (
+        reply
+          .type('text/html; charset=utf-8')
+          .header('Cache-Control', 'no-cache')
+          .header('Referrer-Policy', 'same-origin')
+          // The editor injects its styles as <style> elements, allowed by this response's nonce.
+          .send(index.replaceAll(NONCE_PLACEHOLDER, request.cspNonce))
+      );
     };
 
     app.get('/', { config }, handler);

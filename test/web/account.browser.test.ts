@@ -43,7 +43,12 @@ describe.skipIf(!chromiumAvailable)('web app: accounts', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("img-src 'self' data: blob:");
     expect(csp).toMatch(/connect-src 'self' ws: wss:/);
-    expect(await html.text()).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    const body = await html.text();
+    expect(body).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    // The editor's injected styles use this response's nonce.
+    const nonce = /<meta name="csp-nonce" content="([^"]+)"/.exec(body)?.[1];
+    expect(nonce).toMatch(/^[A-Za-z0-9+/=]{16,}$/);
+    expect(csp).toContain(`style-src 'self' 'nonce-${nonce}'`);
 
     const json = await fetch(`${server.url}/w/anything`, { headers: { accept: 'application/json' } });
     expect(json.status).toBe(404);

@@ -6,6 +6,7 @@ import { highlightSelectionMatches, search, searchKeymap } from '@codemirror/sea
 import { EditorState, type Extension } from '@codemirror/state';
 import { drawSelection, EditorView, highlightActiveLine, keymap } from '@codemirror/view';
 import { tags } from '@lezer/highlight';
+import { cspNonce } from './csp-nonce';
 
 /** Markdown marks in the app's own colours (CSS variables), so light and dark both read well. */
 const markdownStyle = HighlightStyle.define([
@@ -42,6 +43,7 @@ export interface ExtensionOptions {
 /** The editor's behaviour: Markdown, history, find and replace, Mod-S, and its accessible name. */
 export function editorExtensions({ readOnly, onDocChanged, onSave }: ExtensionOptions): Extension[] {
   return [
+    cspNonce,
     history(),
     drawSelection(),
     highlightActiveLine(),

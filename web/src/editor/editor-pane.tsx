@@ -93,7 +93,7 @@ function OpenPage({ slug, path, role, page, onMove, onDelete }: EditorPaneProps 
     page.status === 'published' ? `/p/${slug}/${path.replace(/(^|\/)index\.md$|\.md$/, '')}` : null;
 
   return (
-    <div className="page">
+    <div className="page-view">
       <header className="page-header">
         <div className="page-heading">
           <h1>{page.title}</h1>

@@ -4,6 +4,7 @@ import { EditorView } from '@codemirror/view';
 import { markdown } from '@codemirror/lang-markdown';
 import { useEffect, useMemo, useRef } from 'react';
 import type { Conflict } from './page-session';
+import { cspNonce } from './csp-nonce';
 import { mergeThreeWay } from './raw-text';
 
 interface MergePanelProps {
@@ -34,11 +35,12 @@ export function MergePanel({ conflict, onResolve }: MergePanelProps) {
     const mergeView = new MergeView({
       a: {
         doc: merged.text,
-        extensions: [markdown(), EditorView.lineWrapping, label('Merged text')],
+        extensions: [cspNonce, markdown(), EditorView.lineWrapping, label('Merged text')],
       },
       b: {
         doc: conflict.theirs.doc,
         extensions: [
+          cspNonce,
           markdown(),
           EditorView.lineWrapping,
           EditorState.readOnly.of(true),
