@@ -10,6 +10,7 @@ import { DeleteDialog } from './delete-dialog';
 import { MoveDialog } from './move-dialog';
 import { NewPageDialog } from './new-page-dialog';
 import { PageTree } from './page-tree';
+import { SearchPalette } from './search-palette';
 import { SignOutButton } from './sign-out-button';
 import { folderPaths } from './tree-model';
 import { WorkspaceSwitcher } from './workspace-switcher';
@@ -17,7 +18,7 @@ import { WorkspaceSwitcher } from './workspace-switcher';
 // The editor and CodeMirror load only when a page is opened.
 const EditorPane = lazy(() => import('../editor/editor-pane'));
 
-type DialogState = { kind: 'new-page' | 'new-folder' | 'move' | 'delete' } | null;
+type DialogState = { kind: 'new-page' | 'new-folder' | 'move' | 'delete' | 'search' } | null;
 
 const TREE_EVENTS = new Set(['page-created', 'page-deleted', 'page-moved', 'bulk-sync']);
 
@@ -57,6 +58,18 @@ export function WorkspaceScreen() {
     [events, queryClient, slug, pagePath, navigate],
   );
 
+  useEffect(() => {
+    // Ctrl/Cmd+K opens search from anywhere on the screen, the editor included.
+    const onKey = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k') {
+        event.preventDefault();
+        setDialog({ kind: 'search' });
+      }
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, []);
+
   if (workspaces.isPending) return <Loading />;
   if (!workspace) return <NotFoundPage message="This workspace does not exist or you are not a member." />;
 
@@ -84,6 +97,14 @@ export function WorkspaceScreen() {
           </span>
           <WorkspaceSwitcher workspaces={workspaces.data ?? []} current={slug} />
           <span className="spacer" />
+          <button
+            type="button"
+            className="button ghost"
+            aria-keyshortcuts="Control+K Meta+K"
+            onClick={() => setDialog({ kind: 'search' })}
+          >
+            Search
+          </button>
           <SignOutButton />
         </header>
         <div className="shell-body">
@@ -141,6 +162,16 @@ export function WorkspaceScreen() {
           initialFolder={currentFolder}
           kind={dialog.kind === 'new-folder' ? 'folder' : 'page'}
           onCreated={(path) => {
+            setDialog(null);
+            open(path);
+          }}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === 'search' && (
+        <SearchPalette
+          workspaceId={workspace.id}
+          onOpen={(path) => {
             setDialog(null);
             open(path);
           }}
