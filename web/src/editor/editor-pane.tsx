@@ -8,6 +8,7 @@ import { Loading } from '../ui/loading';
 import { loadDraft, clearDraft, type Draft } from './drafts';
 import { MergePanel } from './merge-panel';
 import { PageEditor } from './page-editor';
+import { PublishedSwitch } from './published-switch';
 import type { PageSession, SessionState } from './page-session';
 import { SaveStatus } from './save-status';
 
@@ -89,8 +90,8 @@ function OpenPage({ slug, path, role, page, onMove, onDelete }: EditorPaneProps 
     else void s.openConflict(found.doc, null);
   };
 
-  const viewOnSite =
-    page.status === 'published' ? `/p/${slug}/${path.replace(/(^|\/)index\.md$|\.md$/, '')}` : null;
+  const [published, setPublished] = useState(page.status === 'published');
+  const viewOnSite = published ? `/p/${slug}/${path.replace(/(^|\/)index\.md$|\.md$/, '')}` : null;
 
   return (
     <div className="page-view">
@@ -101,6 +102,15 @@ function OpenPage({ slug, path, role, page, onMove, onDelete }: EditorPaneProps 
         </div>
         <div className="page-actions">
           {editable ? <SaveStatus status={state.status} /> : <span className="badge">Read only</span>}
+          {editable && (
+            <PublishedSwitch
+              slug={slug}
+              path={path}
+              initial={published}
+              sessionRef={session}
+              onChange={setPublished}
+            />
+          )}
           {viewOnSite && (
             <a className="button small ghost" href={viewOnSite} target="_blank" rel="noreferrer">
               View on site
