@@ -72,6 +72,8 @@ export function editorExtensions({ readOnly, onDocChanged, onSave }: ExtensionOp
     EditorView.editable.of(!readOnly),
     EditorView.contentAttributes.of({
       'aria-label': 'Editor',
+      // A tab stop even when read-only, so the page can be scrolled and read by keyboard.
+      tabindex: '0',
       ...(readOnly ? { 'aria-readonly': 'true' } : {}),
       spellcheck: 'true',
     }),
