@@ -64,4 +64,28 @@ describe.skipIf(!chromiumAvailable)('web app: publishing', () => {
     expect(published.text).toContain('Ready to go.');
     await context.close();
   }, 90_000);
+
+  it('edits the title and tags in the details form, changing only those frontmatter values', async () => {
+    await createPage(server, owner, ws, 'guides/rollout.md', { title: 'Rollout', body: 'Step by step.\n' });
+    const file = () =>
+      readFileSync(path.join(server.dataDir, 'workspaces', ws.id, 'guides/rollout.md'), 'utf8');
+    const before = file();
+
+    const { context, page } = await signedInTab(browser, server, owner, `/w/${ws.slug}/guides/rollout.md`);
+    await editor(page).waitFor();
+    await page.getByRole('button', { name: 'Details…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Page details' });
+    await dialog.getByLabel('Title').fill('Rollout plan');
+    await dialog.getByLabel('Tags').fill('release, ops');
+    await dialog.getByRole('button', { name: 'Save details' }).click();
+    await page.getByRole('heading', { name: 'Rollout plan' }).waitFor();
+    await page.getByRole('treeitem', { name: 'Rollout plan' }).waitFor();
+
+    expect(file()).toBe(
+      before
+        .replace('title: Rollout\n', 'title: Rollout plan\n')
+        .replace('status: draft\n', 'status: draft\ntags:\n  - release\n  - ops\n'),
+    );
+    await context.close();
+  }, 90_000);
 });

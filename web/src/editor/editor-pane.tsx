@@ -9,6 +9,7 @@ import { loadDraft, clearDraft, type Draft } from './drafts';
 import { MergePanel } from './merge-panel';
 import { PageEditor } from './page-editor';
 import { PublishedSwitch } from './published-switch';
+import { DetailsForm } from './details-form';
 import type { PageSession, SessionState } from './page-session';
 import { SaveStatus } from './save-status';
 
@@ -91,13 +92,15 @@ function OpenPage({ slug, path, role, page, onMove, onDelete }: EditorPaneProps 
   };
 
   const [published, setPublished] = useState(page.status === 'published');
+  const [details, setDetails] = useState<Page>(page);
+  const [editingDetails, setEditingDetails] = useState(false);
   const viewOnSite = published ? `/p/${slug}/${path.replace(/(^|\/)index\.md$|\.md$/, '')}` : null;
 
   return (
     <div className="page-view">
       <header className="page-header">
         <div className="page-heading">
-          <h1>{page.title}</h1>
+          <h1>{details.title}</h1>
           <p className="page-path">{path}</p>
         </div>
         <div className="page-actions">
@@ -116,6 +119,11 @@ function OpenPage({ slug, path, role, page, onMove, onDelete }: EditorPaneProps 
               View on site
             </a>
           )}
+          {editable && (
+            <button type="button" className="button small" onClick={() => setEditingDetails(true)}>
+              Details…
+            </button>
+          )}
           {onMove && (
             <button type="button" className="button small" onClick={onMove}>
               Move…
@@ -128,6 +136,18 @@ function OpenPage({ slug, path, role, page, onMove, onDelete }: EditorPaneProps 
           )}
         </div>
       </header>
+      {editingDetails && (
+        <DetailsForm
+          slug={slug}
+          page={details}
+          sessionRef={session}
+          onSaved={(saved) => {
+            setDetails(saved);
+            setEditingDetails(false);
+          }}
+          onClose={() => setEditingDetails(false)}
+        />
+      )}
       {state.problem && (
         <p className="banner warning" role="alert">
           {state.problem}
