@@ -9,6 +9,7 @@ import { benchSearch } from './search.js';
 import { benchSite } from './site.js';
 import { benchStartup } from './startup.js';
 import { benchSync } from './sync.js';
+import { benchWeb } from './web.js';
 
 const BENCHES: Record<string, () => Promise<void>> = {
   startup: benchStartup,
@@ -18,6 +19,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   search: benchSearch,
   site: benchSite,
   sync: benchSync,
+  web: benchWeb,
 };
 
 const wanted = process.argv.slice(2);

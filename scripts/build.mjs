@@ -20,15 +20,22 @@
  * function failed; the linked source maps (`NODE_OPTIONS=--enable-source-maps`) give the
  * TypeScript lines. Licence comments go to a `.LEGAL.txt` file beside each output file.
  *
- * Usage: node scripts/build.mjs [outdir]   (default: dist)
+ * The writers' web app (web/) is built by Vite into <outdir>/web, which the server serves
+ * at `/` (src/http/web-app.ts); each JavaScript and CSS file also gets a gzipped copy so
+ * the server sends the compressed bytes without compressing on every request.
+ *
+ * Usage: node scripts/build.mjs [--web] [outdir]   (default: dist; --web builds only the app)
  */
-import { rm } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
 import process from 'node:process';
 import path from 'node:path';
 import { build } from 'esbuild';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const outdir = path.resolve(ROOT, process.argv[2] ?? 'dist');
+const args = process.argv.slice(2);
+const webOnly = args.includes('--web');
+const outdir = path.resolve(ROOT, args.find((a) => !a.startsWith('--')) ?? 'dist');
 
 const EXTERNAL = [
   // Native addons.
@@ -43,26 +50,46 @@ const EXTERNAL = [
   'pino',
 ];
 
-await rm(outdir, { recursive: true, force: true });
-await build({
-  absWorkingDir: ROOT,
-  // The render worker is its own entry: worker threads start from a file (render-pool.ts).
-  entryPoints: { folio: 'src/cli/run.ts', 'render-worker': 'src/render/render-worker.ts' },
-  outdir,
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  chunkNames: 'chunks/[name]-[hash]',
-  sourcemap: 'linked',
-  minifyWhitespace: true,
-  charset: 'ascii',
-  legalComments: 'linked',
-  external: EXTERNAL,
-  // Bundled CommonJS dependencies call `require` for Node's built-ins; give them one.
-  banner: {
-    js: "import { createRequire as __folioCreateRequire } from 'node:module'; const require = __folioCreateRequire(import.meta.url);",
-  },
-  logLevel: 'warning',
-});
+if (!webOnly) await buildServer();
+await buildWebApp();
+
+async function buildServer() {
+  await rm(outdir, { recursive: true, force: true });
+  await build({
+    absWorkingDir: ROOT,
+    // The render worker is its own entry: worker threads start from a file (render-pool.ts).
+    entryPoints: { folio: 'src/cli/run.ts', 'render-worker': 'src/render/render-worker.ts' },
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    chunkNames: 'chunks/[name]-[hash]',
+    sourcemap: 'linked',
+    minifyWhitespace: true,
+    charset: 'ascii',
+    legalComments: 'linked',
+    external: EXTERNAL,
+    // Bundled CommonJS dependencies call `require` for Node's built-ins; give them one.
+    banner: {
+      js: "import { createRequire as __folioCreateRequire } from 'node:module'; const require = __folioCreateRequire(import.meta.url);",
+    },
+    logLevel: 'warning',
+  });
+}
+
+async function buildWebApp() {
+  const webOut = path.join(outdir, 'web');
+  const { build: viteBuild } = await import('vite');
+  await viteBuild({
+    configFile: path.join(ROOT, 'web/vite.config.ts'),
+    build: { outDir: webOut, emptyOutDir: true },
+    logLevel: 'warn',
+  });
+  for (const entry of await readdir(webOut, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !/\.(?:js|css|svg)$/.test(entry.name)) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    await writeFile(`${file}.gz`, gzipSync(await readFile(file), { level: 9 }));
+  }
+}

@@ -31,6 +31,7 @@ import { gitRemoteRoutes } from './http/routes/git-remote.js';
 import { gitWebhookRoutes } from './http/routes/git-webhook.js';
 import { syncRoutes } from './http/routes/sync.js';
 import { wsRoutes } from './http/routes/ws.js';
+import { webAppRoutes } from './http/web-app.js';
 import { LOW_DISK_BYTES } from './services/health.js';
 import { moveMetadataOutOfTrees } from './services/metadata-migration.js';
 import { holdServerLock } from './server-lock.js';
@@ -107,6 +108,8 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
       customDomainRoutes(services),
       analyticsRoutes(services),
       mcpRoutes(services, { offerSync: true, corsOrigins: config.mcpCorsOrigins }),
+      // Last: its catch-all answers only what no other route claims.
+      webAppRoutes(),
     ],
   });
 

@@ -131,8 +131,8 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     reply.header('Content-Security-Policy', contentSecurityPolicy(surface, request.cspNonce || undefined));
     if (request.routeOptions.config?.auth === 'none') return;
     request.actor = await deps.authenticate(credentialsOf(request)).catch((error: unknown) => {
-      // A published-site reader with a stale session cookie is just anonymous, not a JSON 401.
-      if (surface === 'site' && error instanceof AppError && error.code === 'UNAUTHORIZED') return null;
+      // A reader of the site or the app with a stale session cookie is just anonymous, not a JSON 401.
+      if (surface !== 'api' && error instanceof AppError && error.code === 'UNAUTHORIZED') return null;
       throw error;
     });
     // Defence in depth behind SameSite=Strict: a browser sends cookies by itself, so a

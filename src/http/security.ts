@@ -26,11 +26,13 @@ export function contentSecurityPolicy(surface: Surface, nonce?: string): string 
   if (surface === 'api') return "default-src 'none'; frame-ancestors 'none'; base-uri 'none'";
   const n = nonce ? ` 'nonce-${nonce}'` : '';
   const connect = surface === 'app' ? "'self' ws: wss:" : "'self'";
+  // The app shows pasted images from blob: URLs before upload; the site may embed remote images.
+  const img = surface === 'app' ? "'self' data: blob:" : "'self' data: https:";
   return [
     "default-src 'self'",
     `script-src 'self'${n}`,
     `style-src 'self'${n}`,
-    "img-src 'self' data: https:",
+    `img-src ${img}`,
     "font-src 'self'",
     `connect-src ${connect}`,
     "object-src 'none'",

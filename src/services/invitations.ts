@@ -66,8 +66,9 @@ export const takesSeat = (role: Role): boolean => atLeast(role, 'editor');
  */
 export function createInvitations(deps: InvitationDeps) {
   const db = deps.store.db;
+  // The web app's invitation page (CONTRACT.md part 7): it signs the invitee in or up, then accepts.
   const acceptUrl = (token?: string) =>
-    `${deps.publicUrl}/invitations/accept${token ? `?token=${encodeURIComponent(token)}` : ''}`;
+    `${deps.publicUrl}/invite${token ? `/${encodeURIComponent(token)}` : ''}`;
 
   const present = (row: {
     id: string;

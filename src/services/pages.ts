@@ -4,9 +4,12 @@ import type { Actor } from '../domain/actor.js';
 import {
   canonicalFrontmatter,
   contentHash,
+  frontmatterHash,
   MAX_FRONTMATTER_DEPTH,
   nestsDeeperThan,
+  parsePageFile,
 } from '../domain/frontmatter.js';
+import { patchFrontmatterText } from '../domain/frontmatter-patch.js';
 import { CAN } from '../domain/policy.js';
 import { AppError, conflict, invalid } from '../errors.js';
 import type { PageRow } from '../store/schema.js';
@@ -263,10 +266,11 @@ export function createPages(deps: PagesDeps) {
           next.content_hash === row.content_hash &&
           next.frontmatter_hash === row.frontmatter_hash;
         if (unchanged) return { row, body, created: false, changed: false };
-        // A body-only save keeps the author's frontmatter text (comments, key order) byte for byte.
-        const keepText = input.frontmatter === undefined && file.error === undefined;
+        // The author's frontmatter text (comments, key order, line endings) is kept byte for
+        // byte: a body-only save leaves it alone, a frontmatter change patches just its keys.
+        const text = authorText(file, input.frontmatter, frontmatter);
         await ctx.fsWrite(loc.path, async () => {
-          if (keepText) await loc.files.writeRaw(loc.path, replaceBody(file, body));
+          if (text !== null) await loc.files.writeRaw(loc.path, replaceBody({ ...file, text }, body));
           else await loc.files.write(loc.path, frontmatter, body);
         });
         await commit(loc, next, body, true, {
@@ -330,6 +334,25 @@ export function createPages(deps: PagesDeps) {
 }
 
 export type PagesService = ReturnType<typeof createPages>;
+
+/**
+ * The file's text with `patch` applied to the author's own frontmatter, or null when
+ * it must be written out canonically instead (broken YAML, no frontmatter block, or a
+ * patched text that would not read back as `merged`).
+ */
+function authorText(
+  file: { text: string; body: string; error?: string },
+  patch: Record<string, unknown> | undefined,
+  merged: Record<string, unknown>,
+): string | null {
+  if (file.error !== undefined) return null;
+  if (patch === undefined) return file.text;
+  const text = patchFrontmatterText(file.text, patch);
+  if (text === null) return null;
+  const reread = parsePageFile(text);
+  const same = reread.error === undefined && frontmatterHash(reread.frontmatter) === frontmatterHash(merged);
+  return same ? text : null;
+}
 
 /** The frontmatter a broken file last had, rebuilt from its index row (lenient and strict modes). */
 function lastGood(row: PageRow): Record<string, unknown> {

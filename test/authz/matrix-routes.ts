@@ -262,6 +262,19 @@ export const ROUTES: Record<string, RouteSpec> = {
     why: 'asked by the TLS terminator before it obtains a certificate',
   },
   'POST /api/analytics/consent': { access: { public: true }, body: () => ({ consent: false }) },
+  'GET /': {
+    access: { public: true },
+    headers: { accept: 'text/html' },
+    html: true,
+    why: 'the web app (CONTRACT.md 7): it signs the writer in itself, every call it makes is checked',
+  },
+  'GET /*': {
+    access: { public: true },
+    path: () => '/w/matrix/page.md',
+    headers: { accept: 'text/html' },
+    html: true,
+    why: "the web app's deep links (CONTRACT.md 7); other surfaces' paths stay JSON 404s",
+  },
   'GET /p/:workspace': {
     access: { all: 301 },
     path: (f) => `/p/${f.ws.slug}`,

@@ -35,7 +35,8 @@ describe('the production build', () => {
   let log = '';
 
   beforeAll(async () => {
-    const build = await runCli([outDir], {}, { entry: 'scripts/build.mjs' });
+    // The web app's Vite build is part of it, which takes a while on a busy machine.
+    const build = await runCli([outDir], {}, { entry: 'scripts/build.mjs', timeoutMs: 240_000 });
     expect(build.stderr).toBe('');
     expect(build.code).toBe(0);
     const port = await freePort();
@@ -55,7 +56,7 @@ describe('the production build', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     throw new Error(`the built server did not become healthy:\n${log}`);
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     if (server && server.exitCode === null) {
@@ -113,6 +114,18 @@ describe('the production build', () => {
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html).toContain('<span class="hljs-keyword">const</span>');
+  });
+
+  it('serves the web app built beside it: index.html for deep links, gzipped hashed assets', async () => {
+    const deepLink = await fetch(`${url}/w/docs/guide.md`, { headers: { accept: 'text/html' } });
+    expect(deepLink.status).toBe(200);
+    const html = await deepLink.text();
+    const script = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/.exec(html);
+    expect(script, html).not.toBeNull();
+    const asset = await fetch(`${url}${script![1]}`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
   });
 
   /** Lists the tools of a bundled `folio mcp` over stdio and searches with them. */

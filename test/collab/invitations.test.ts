@@ -37,7 +37,7 @@ describeEachDatabase('invitations with mail ($name)', (target) => {
     const mail = await smtp.next();
     expect(mail.to).toEqual([email]);
     const text = mailText(mail);
-    const match = /https:\/\/docs\.example\.test\/invitations\/accept\?token=([\w-]+)/.exec(text);
+    const match = /https:\/\/docs\.example\.test\/invite\/([\w-]+)/.exec(text);
     expect(match).not.toBeNull();
     return match![1]!;
   }

@@ -58,7 +58,14 @@ export async function startOidcProvider(options: {
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     cookies: { keys: ['folio-test-cookie-key'] },
     // Explicit lifetimes (seconds), so the provider does not print a notice at every use of its defaults.
-    ttl: { AccessToken: 600, AuthorizationCode: 60, Grant: 600, IdToken: 600, Interaction: 600, Session: 600 },
+    ttl: {
+      AccessToken: 600,
+      AuthorizationCode: 60,
+      Grant: 600,
+      IdToken: 600,
+      Interaction: 600,
+      Session: 600,
+    },
     features: { devInteractions: { enabled: true } },
     findAccount: (_ctx, id) => {
       const account = options.accounts.find((a) => a.id === id);

@@ -1,0 +1,70 @@
+import { parseDocument, stringify } from 'yaml';
+
+const OPEN_FENCE_RE = /^---[ \t]*\r?\n/;
+const CLOSE_FENCE_RE = /^---[ \t]*(?:\r?\n|$)/gm;
+
+/** `key: value  # comment` on one line, the value a plain or quoted scalar. */
+const scalarLine = (key: string) =>
+  new RegExp(
+    `^(${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:[ \\t]*)([^\\s#][^#\\r\\n]*?|)([ \\t]+#[^\\r\\n]*)?(\\r?)$`,
+    'm',
+  );
+
+const isScalar = (v: unknown) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+
+/** A scalar as YAML on one line, quoted only when YAML needs it. */
+const inline = (v: unknown) => stringify(v, { lineWidth: 0 }).replace(/\n$/, '');
+
+/**
+ * A page file's text with `patch` applied to its frontmatter in place, so the
+ * author's YAML (comments, key order, quoting, line endings, a byte-order mark)
+ * survives: a top-level scalar on one line has just its value replaced, a new
+ * key is added before the closing fence, `null` removes a key's line. Anything
+ * else (lists, nested maps, multi-line values) is rewritten through the YAML
+ * document model, which keeps comments and order but may respace that part.
+ * Answers null when the file has no frontmatter block to patch.
+ */
+export function patchFrontmatterText(text: string, patch: Record<string, unknown>): string | null {
+  const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
+  const src = text.slice(bom.length);
+  const open = OPEN_FENCE_RE.exec(src);
+  if (!open) return null;
+  const closeRe = new RegExp(CLOSE_FENCE_RE);
+  closeRe.lastIndex = open[0].length;
+  const close = closeRe.exec(src);
+  if (!close) return null;
+  let yaml = src.slice(open[0].length, close.index);
+  const eol = /\r\n/.test(open[0] + yaml) ? '\r\n' : '\n';
+  const current = (parseDocument(yaml).toJS() ?? {}) as Record<string, unknown>;
+
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined || key === '__proto__') continue;
+    if (JSON.stringify(current[key]) === JSON.stringify(value)) continue;
+    const line = scalarLine(key).exec(yaml);
+    const simple = line !== null && isScalar(current[key]);
+    if (value === null) {
+      if (simple) yaml = yaml.slice(0, line.index) + yaml.slice(line.index + line[0].length + 1);
+      else yaml = viaDocument(yaml, key, null, eol);
+    } else if (simple && isScalar(value)) {
+      yaml =
+        yaml.slice(0, line.index) +
+        line[1] +
+        inline(value) +
+        (line[3] ?? '') +
+        line[4] +
+        yaml.slice(line.index + line[0].length);
+    } else if (!(key in current) && isScalar(value)) {
+      yaml += `${key}: ${inline(value)}${eol}`;
+    } else {
+      yaml = viaDocument(yaml, key, value, eol);
+    }
+  }
+  return bom + src.slice(0, open[0].length) + yaml + src.slice(close.index);
+}
+
+function viaDocument(yaml: string, key: string, value: unknown, eol: string): string {
+  const doc = parseDocument(yaml.replace(/\r\n/g, '\n'));
+  if (value === null) doc.delete(key);
+  else doc.set(key, value);
+  return doc.toString({ lineWidth: 0 }).replace(/\n/g, eol);
+}

@@ -1,0 +1,48 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { runCli } from './cli.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const WEB = path.join(ROOT, 'web');
+const BUILT = path.join(ROOT, 'dist/web/index.html');
+const LOCK = path.join(ROOT, 'dist/.web-build.lock');
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile())
+      newest = Math.max(newest, fs.statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+const fresh = () => fs.existsSync(BUILT) && fs.statSync(BUILT).mtimeMs >= newestMtime(WEB);
+
+/**
+ * Makes sure dist/web holds a build of the current web/ sources, which the test
+ * server serves at `/`. `npm ci` builds it; after an edit of web/, the first
+ * browser suite rebuilds it (`scripts/build.mjs --web`) while the others wait.
+ */
+export async function ensureWebAppBuilt(): Promise<void> {
+  if (fresh()) return;
+  fs.mkdirSync(path.dirname(LOCK), { recursive: true });
+  for (;;) {
+    try {
+      fs.mkdirSync(LOCK);
+      break;
+    } catch {
+      // Another suite is building: wait for it, then use its build.
+      await new Promise((r) => setTimeout(r, 500));
+      if (fresh()) return;
+      const stale = fs.existsSync(LOCK) && Date.now() - fs.statSync(LOCK).mtimeMs > 300_000;
+      if (stale) fs.rmSync(LOCK, { recursive: true, force: true });
+    }
+  }
+  try {
+    if (fresh()) return;
+    const build = await runCli(['--web'], {}, { entry: 'scripts/build.mjs', timeoutMs: 280_000 });
+    if (build.code !== 0) throw new Error(`web app build failed:\n${build.stderr}`);
+  } finally {
+    fs.rmSync(LOCK, { recursive: true, force: true });
+  }
+}

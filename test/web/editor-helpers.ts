@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { runGit } from '../../src/git/git.js';
+import type { TestServer } from '../helpers/server.js';
+
+/** The bytes of a page file in the workspace's working tree. */
+export const fileBytes = (server: TestServer, workspaceId: string, pagePath: string): Buffer =>
+  readFileSync(path.join(server.dataDir, 'workspaces', workspaceId, pagePath));
+
+/** The commits of the workspace's repository (touching `file`, when given), newest first. */
+export async function commits(server: TestServer, workspaceId: string, file?: string): Promise<string[]> {
+  const dir = path.join(server.dataDir, 'workspaces', workspaceId);
+  const log = await runGit(dir, ['log', '--format=%H', '--', ...(file ? [file] : [])], {
+    allowFailure: true,
+  });
+  return log.stdout.split('\n').filter(Boolean);
+}
+
+/** The save state the app shows ("Saved", "Saving…", "Unsaved changes"). */
+export const saveStatus = (page: Page) =>
+  page.getByRole('status').filter({ hasText: /Saved|Saving|Unsaved/ });
+
+/** Waits until the status reads exactly "Saved". */
+export async function waitSaved(page: Page, timeout = 20_000): Promise<void> {
+  await saveStatus(page)
+    .filter({ hasText: /^Saved$/ })
+    .waitFor({ timeout });
+}
+
+/** The editor textbox (CONTRACT.md part 7: named "Editor"). */
+export const editor = (page: Page) => page.getByRole('textbox', { name: 'Editor' });
+
+/** Places the cursor at the end of the editor line that contains `text`. */
+export async function cursorAtEndOf(page: Page, text: string): Promise<void> {
+  await page.locator('.cm-line', { hasText: text }).first().click();
+  await page.keyboard.press('End');
+}
+
+/** Counts the content writes (PUT) the tab sends. */
+export function countPuts(page: Page): { readonly count: number } {
+  const counter = { count: 0 };
+  page.on('request', (req) => {
+    if (req.method() === 'PUT' && req.url().includes('/api/v1/content/')) counter.count += 1;
+  });
+  return counter;
+}

@@ -1,0 +1,108 @@
+/**
+ * Screenshots of the editor at 1280 and 390 px wide, light and dark, saved to
+ * test-artifacts/web/ for people to look at; and at 390 px the tree is a drawer.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import {
+  ARTIFACTS,
+  chromiumAvailable,
+  CHROMIUM,
+  launchChromium,
+  signedInTab,
+  startAppServer,
+} from '../helpers/browser.js';
+import type { TestServer } from '../helpers/server.js';
+import { firstWorkspace, registerUser, type TestUser } from '../helpers/users.js';
+import { createPage, type TestWorkspace } from '../helpers/workspace-access.js';
+import { editor } from './editor-helpers.js';
+
+if (!chromiumAvailable) {
+  console.warn(
+    `\n[web screenshots] SKIPPED: ${CHROMIUM} not found. Install it with: apt-get install -y chromium\n`,
+  );
+}
+
+const GUIDE = `# Getting started
+
+Folio keeps every page as a **Markdown file** in a git repository. What you type here is what lands in the file, byte for byte.
+
+## Install
+
+\`\`\`bash
+npm ci && npm start
+\`\`\`
+
+1. Open the workspace.
+2. Pick a page from the tree, or create one.
+3. Write. Folio saves a moment after you stop typing.
+
+> Pages link to each other with [[guides/publishing|wikilinks]].
+
+| Setting | Default |
+| --- | --- |
+| \`PORT\` | 3000 |
+`;
+
+describe.skipIf(!chromiumAvailable)('web app: screenshots', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let owner: TestUser;
+  let ws: TestWorkspace;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
+    owner = await registerUser(server, { name: 'Ada Writer' });
+    ws = await firstWorkspace(server, owner);
+    await createPage(server, owner, ws, 'guides/getting-started.md', {
+      title: 'Getting started',
+      body: GUIDE,
+    });
+    await createPage(server, owner, ws, 'guides/publishing.md', {
+      title: 'Publishing',
+      body: 'How it works.\n',
+    });
+    await createPage(server, owner, ws, 'reference/cli.md', { title: 'Command line', body: 'The CLI.\n' });
+  }, 300_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('styles the editor under the CSP, and saves it at 1280 and 390 px, light and dark', async () => {
+    for (const width of [1280, 390]) {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        const { context, page } = await signedInTab(
+          browser,
+          server,
+          owner,
+          `/w/${ws.slug}/guides/getting-started.md`,
+          { width, height: width > 600 ? 800 : 844, colorScheme },
+        );
+        const refused: string[] = [];
+        page.on('console', (msg) => {
+          if (/Content Security Policy|Refused to/i.test(msg.text())) refused.push(msg.text());
+        });
+        await page.reload();
+        await editor(page).waitFor();
+        await page.locator('.cm-line', { hasText: 'Getting started' }).first().waitFor();
+        // CodeMirror's own styles (injected with the response's CSP nonce) and the app's theme apply.
+        const font = await editor(page).evaluate((el) => getComputedStyle(el).fontFamily);
+        expect(font).toMatch(/monospace/);
+        expect(refused).toEqual([]);
+        const tree = page.getByRole('tree', { name: 'Pages' });
+        // At phone width the tree is a drawer, hidden until asked for.
+        expect(await tree.isVisible(), `${width}px`).toBe(width > 600);
+        await page.screenshot({ path: path.join(ARTIFACTS, `editor-${width}-${colorScheme}.png`) });
+        if (width < 600) {
+          await page.getByRole('button', { name: 'Pages' }).click();
+          await tree.waitFor({ state: 'visible' });
+          await page.screenshot({ path: path.join(ARTIFACTS, `drawer-${width}-${colorScheme}.png`) });
+        }
+        await context.close();
+      }
+    }
+  }, 120_000);
+});

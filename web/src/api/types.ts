@@ -1,0 +1,51 @@
+/** The shapes of the API answers the app reads (SPEC.md part 2, CONTRACT.md part 3). */
+
+export type Role = 'superadmin' | 'admin' | 'editor' | 'commenter' | 'viewer';
+
+export interface User {
+  id: string;
+  name: string;
+  email: string;
+  handle?: string;
+}
+
+export interface Workspace {
+  id: string;
+  name: string;
+  slug: string;
+  role: Role;
+  public_site?: boolean;
+}
+
+export interface TreeNode {
+  type: 'folder' | 'page';
+  name: string;
+  path: string;
+  title: string;
+  page_id: string | null;
+  sort_order: number;
+  children: TreeNode[];
+}
+
+export interface Page {
+  page_id: string;
+  path: string;
+  title: string;
+  description: string;
+  content: string;
+  content_hash: string;
+  frontmatter_hash: string;
+  tags: string[];
+  status: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface List<T> {
+  data: T[];
+  next_cursor: string | null;
+}
+
+/** Roles that may change pages (CONTRACT.md part 2). */
+export const canEdit = (role: Role | undefined): boolean =>
+  role === 'editor' || role === 'admin' || role === 'superadmin';

@@ -1,0 +1,66 @@
+import { EditorView } from '@codemirror/view';
+import { EditorState, Transaction } from '@codemirror/state';
+import { useEffect, useRef, type RefObject } from 'react';
+import type { Page } from '../api/types';
+import { editorExtensions } from './editor-extensions';
+import { PageSession, type SessionState } from './page-session';
+import { changesBetween } from './raw-text';
+
+interface PageEditorProps {
+  slug: string;
+  path: string;
+  page: Page;
+  readOnly: boolean;
+  hidden: boolean;
+  sessionRef: RefObject<PageSession | null>;
+  /** A state setter: stable for the life of the editor. */
+  onState: (state: SessionState) => void;
+}
+
+/** CodeMirror on the page body, wired to the page's save loop. */
+export function PageEditor({ slug, path, page, readOnly, hidden, sessionRef, onState }: PageEditorProps) {
+  const host = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    let view: EditorView | null = null;
+    const session = new PageSession(
+      slug,
+      path,
+      page,
+      {
+        getDoc: () => view?.state.doc.toString() ?? '',
+        setDoc: (doc) => {
+          if (!view) return;
+          const current = view.state.doc.toString();
+          if (current === doc) return;
+          view.dispatch({
+            changes: changesBetween(current, doc),
+            annotations: Transaction.addToHistory.of(false),
+          });
+        },
+      },
+      onState,
+    );
+    view = new EditorView({
+      parent: host.current!,
+      state: EditorState.create({
+        doc: session.initialDoc,
+        extensions: editorExtensions({
+          readOnly,
+          onDocChanged: () => session.edited(),
+          onSave: () => void session.save(),
+        }),
+      }),
+    });
+    sessionRef.current = session;
+    return () => {
+      session.dispose();
+      sessionRef.current = null;
+      view?.destroy();
+    };
+    // The editor is made once per open page: the pane is keyed by path.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  return <div className="editor-host" ref={host} hidden={hidden} />;
+}

@@ -1,0 +1,77 @@
+import { Navigate, Route, Routes, useLocation } from 'react-router';
+import type { ReactNode } from 'react';
+import { useMe, useWorkspaces } from './api/queries';
+import { ForgotPasswordPage } from './auth/forgot-password-page';
+import { JoinPage } from './auth/join-page';
+import { LoginPage } from './auth/login-page';
+import { RegisterPage } from './auth/register-page';
+import { ResetPasswordPage } from './auth/reset-password-page';
+import { NotFoundPage } from './ui/not-found-page';
+import { Loading } from './ui/loading';
+import { WorkspaceScreen } from './workspace/workspace-screen';
+
+/** Renders its children for a signed-in user; sends anyone else to sign in, then back here. */
+function RequireSession({ children }: { children: ReactNode }) {
+  const me = useMe();
+  const location = useLocation();
+  if (me.isPending) return <Loading />;
+  if (!me.data) {
+    const next = encodeURIComponent(location.pathname + location.search);
+    return <Navigate to={`/login?next=${next}`} replace />;
+  }
+  return children;
+}
+
+/** `/`: the first workspace of a signed-in user. */
+function Home() {
+  const workspaces = useWorkspaces();
+  if (workspaces.isPending) return <Loading />;
+  const first = workspaces.data?.[0];
+  if (!first) return <NotFoundPage message="You are not a member of any workspace yet." />;
+  return <Navigate to={`/w/${first.slug}`} replace />;
+}
+
+/** The app's deep links (CONTRACT.md part 7). */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route path="/login" element={<LoginPage />} />
+      <Route path="/register" element={<RegisterPage />} />
+      <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+      <Route path="/reset-password" element={<ResetPasswordPage />} />
+      <Route
+        path="/invite/:token"
+        element={
+          <RequireSession>
+            <JoinPage kind="invitation" />
+          </RequireSession>
+        }
+      />
+      <Route
+        path="/join/:token"
+        element={
+          <RequireSession>
+            <JoinPage kind="share-link" />
+          </RequireSession>
+        }
+      />
+      <Route
+        path="/"
+        element={
+          <RequireSession>
+            <Home />
+          </RequireSession>
+        }
+      />
+      <Route
+        path="/w/:slug/*"
+        element={
+          <RequireSession>
+            <WorkspaceScreen />
+          </RequireSession>
+        }
+      />
+      <Route path="*" element={<NotFoundPage />} />
+    </Routes>
+  );
+}

@@ -1,0 +1,46 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, contentUrl } from '../api/client';
+import { Dialog } from '../ui/dialog';
+import { FormError } from '../ui/form-error';
+
+interface DeleteDialogProps {
+  slug: string;
+  path: string;
+  title: string;
+  onDeleted: () => void;
+  onClose: () => void;
+}
+
+/** Asks before deleting a page; its history stays in git and the activity feed. */
+export function DeleteDialog({ slug, path, title, onDeleted, onClose }: DeleteDialogProps) {
+  const queryClient = useQueryClient();
+  const remove = useMutation({
+    mutationFn: () => api('DELETE', contentUrl(slug, path)),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: ['tree', slug] });
+      queryClient.removeQueries({ queryKey: ['page', slug, path] });
+      onDeleted();
+    },
+  });
+  return (
+    <Dialog title="Delete this page?" onClose={onClose}>
+      <p>
+        “{title}” (<code>{path}</code>) will be removed from the workspace.
+      </p>
+      <FormError error={remove.error} />
+      <div className="dialog-actions">
+        <button type="button" className="button" onClick={onClose} autoFocus>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className="button danger"
+          onClick={() => remove.mutate()}
+          disabled={remove.isPending}
+        >
+          Delete page
+        </button>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,65 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type FormEvent } from 'react';
+import { api, contentUrl } from '../api/client';
+import type { Page } from '../api/types';
+import { Dialog } from '../ui/dialog';
+import { Field } from '../ui/field';
+import { FormError } from '../ui/form-error';
+import { joinPath } from './tree-model';
+
+interface MoveDialogProps {
+  slug: string;
+  path: string;
+  folders: string[];
+  onMoved: (path: string) => void;
+  onClose: () => void;
+}
+
+/** "Move to…": a new folder and file name for the page; the server keeps its id and rewrites links. */
+export function MoveDialog({ slug, path, folders, onMoved, onClose }: MoveDialogProps) {
+  const queryClient = useQueryClient();
+  const folderId = useId();
+  const parts = path.split('/');
+  const [folder, setFolder] = useState(parts.slice(0, -1).join('/'));
+  const move = useMutation({
+    mutationFn: (newPath: string) => api<Page>('PATCH', contentUrl(slug, path), { new_path: newPath }),
+    onSuccess: async (page) => {
+      await queryClient.invalidateQueries({ queryKey: ['tree', slug] });
+      queryClient.removeQueries({ queryKey: ['page', slug, path] });
+      onMoved(page.path);
+    },
+  });
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    let name = String(new FormData(event.currentTarget).get('name')).trim();
+    if (!name.endsWith('.md')) name += '.md';
+    move.mutate(joinPath(folder, name));
+  };
+  return (
+    <Dialog title="Move to…" onClose={onClose}>
+      <form onSubmit={submit} className="stack">
+        <div className="field">
+          <label htmlFor={folderId}>Folder</label>
+          <select id={folderId} value={folder} onChange={(e) => setFolder(e.target.value)}>
+            <option value="">Top level</option>
+            {folders.map((f) => (
+              <option key={f} value={f}>
+                {f}
+              </option>
+            ))}
+          </select>
+        </div>
+        <Field label="File name" name="name" defaultValue={parts.at(-1)} required autoFocus />
+        <FormError error={move.error} />
+        <div className="dialog-actions">
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button primary" disabled={move.isPending}>
+            Move
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

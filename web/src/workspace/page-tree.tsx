@@ -1,0 +1,153 @@
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import type { TreeNode } from '../api/types';
+import { ancestorFolders, visibleRows, type TreeRow } from './tree-model';
+
+const ROW_HEIGHT = 30;
+const OVERSCAN = 12;
+
+interface PageTreeProps {
+  tree: readonly TreeNode[];
+  activePath: string | null;
+  onOpen: (path: string) => void;
+}
+
+/**
+ * The workspace's pages as a WAI-ARIA tree named "Pages": one treeitem per page and
+ * folder, one tab stop (roving tabindex), arrows, Home and End to move, Right and Left
+ * to expand and collapse, Enter to open. Only the rows in view are rendered, so a tree
+ * of thousands of pages stays fast; the rows carry aria-level, -posinset and -setsize.
+ */
+export function PageTree({ tree, activePath, onOpen }: PageTreeProps) {
+  const [expanded, setExpanded] = useState<Set<string>>(() => new Set(ancestorFolders(activePath ?? '')));
+  const [focusKey, setFocusKey] = useState<string | null>(activePath);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [height, setHeight] = useState(600);
+  const scroller = useRef<HTMLDivElement>(null);
+  const wantFocus = useRef(false);
+
+  const rows = useMemo(() => visibleRows(tree, expanded), [tree, expanded]);
+  const focusIndex = Math.max(
+    0,
+    rows.findIndex((r) => r.key === focusKey),
+  );
+
+  // Opening a page (a deep link, a search result) unfolds the folders above it.
+  const [shownPath, setShownPath] = useState(activePath);
+  if (activePath !== shownPath) {
+    setShownPath(activePath);
+    const missing = ancestorFolders(activePath ?? '').filter((f) => !expanded.has(f));
+    if (missing.length) setExpanded(new Set([...expanded, ...missing]));
+  }
+
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const observer = new ResizeObserver(() => setHeight(el.clientHeight || 600));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
+  // Keeps the focused row rendered and focused after keyboard moves.
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el || !wantFocus.current) return;
+    const top = focusIndex * ROW_HEIGHT;
+    if (top < el.scrollTop) el.scrollTop = top;
+    else if (top + ROW_HEIGHT > el.scrollTop + el.clientHeight)
+      el.scrollTop = top + ROW_HEIGHT - el.clientHeight;
+    el.querySelector<HTMLElement>(`[data-index="${focusIndex}"]`)?.focus();
+    wantFocus.current = false;
+  });
+
+  const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
+  const last = Math.min(rows.length, Math.ceil((scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
+  const toggle = (key: string, open?: boolean) =>
+    setExpanded((prev) => {
+      const next = new Set(prev);
+      if (open ?? !prev.has(key)) next.add(key);
+      else next.delete(key);
+      return next;
+    });
+  const moveTo = (index: number) => {
+    const row = rows[Math.max(0, Math.min(rows.length - 1, index))];
+    if (!row) return;
+    wantFocus.current = true;
+    setFocusKey(row.key);
+  };
+  const activate = (row: TreeRow) => {
+    if (row.node.type === 'folder') toggle(row.key);
+    else onOpen(row.node.path);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const row = rows[focusIndex];
+    if (!row) return;
+    const isFolder = row.node.type === 'folder';
+    const open = expanded.has(row.key);
+    const keys: Record<string, () => void> = {
+      ArrowDown: () => moveTo(focusIndex + 1),
+      ArrowUp: () => moveTo(focusIndex - 1),
+      Home: () => moveTo(0),
+      End: () => moveTo(rows.length - 1),
+      ArrowRight: () => {
+        if (isFolder && !open) toggle(row.key, true);
+        else if (isFolder) moveTo(focusIndex + 1);
+      },
+      ArrowLeft: () => {
+        if (isFolder && open) toggle(row.key, false);
+        else if (row.parentKey) moveTo(rows.findIndex((r) => r.key === row.parentKey));
+      },
+      Enter: () => activate(row),
+      ' ': () => activate(row),
+    };
+    const action = keys[event.key];
+    if (action) {
+      event.preventDefault();
+      action();
+    }
+  };
+
+  return (
+    <div className="tree-scroller" ref={scroller} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}>
+      <div
+        role="tree"
+        aria-label="Pages"
+        className="tree"
+        style={{ height: rows.length * ROW_HEIGHT }}
+        onKeyDown={onKeyDown}
+      >
+        {rows.slice(first, last).map((row, i) => {
+          const index = first + i;
+          const isFolder = row.node.type === 'folder';
+          const selected = !isFolder && row.node.path === activePath;
+          return (
+            <div
+              key={row.key}
+              role="treeitem"
+              data-index={index}
+              aria-level={row.level}
+              aria-posinset={row.posinset}
+              aria-setsize={row.setsize}
+              aria-expanded={isFolder ? expanded.has(row.key) : undefined}
+              aria-selected={selected}
+              aria-current={selected ? 'page' : undefined}
+              tabIndex={index === focusIndex ? 0 : -1}
+              className={`tree-row${selected ? ' is-active' : ''}`}
+              style={{ top: index * ROW_HEIGHT, paddingLeft: 8 + (row.level - 1) * 16 }}
+              onClick={() => {
+                setFocusKey(row.key);
+                activate(row);
+              }}
+              onFocus={() => setFocusKey(row.key)}
+            >
+              <span className={`tree-icon ${isFolder ? 'folder' : 'page'}`} aria-hidden="true">
+                {isFolder ? (expanded.has(row.key) ? '▾' : '▸') : ''}
+              </span>
+              <span className="tree-label">{isFolder ? row.node.name : row.node.title}</span>
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

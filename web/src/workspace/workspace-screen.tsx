@@ -1,0 +1,207 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { useTree, useWorkspaces } from '../api/queries';
+import { canEdit, type TreeNode } from '../api/types';
+import { EventsContext, useWorkspaceSocket } from '../live/workspace-events';
+import { Loading } from '../ui/loading';
+import { NotFoundPage } from '../ui/not-found-page';
+import { DeleteDialog } from './delete-dialog';
+import { MoveDialog } from './move-dialog';
+import { NewPageDialog } from './new-page-dialog';
+import { PageTree } from './page-tree';
+import { SearchPalette } from './search-palette';
+import { SignOutButton } from './sign-out-button';
+import { folderPaths } from './tree-model';
+import { WorkspaceSwitcher } from './workspace-switcher';
+
+// The editor and CodeMirror load only when a page is opened.
+const EditorPane = lazy(() => import('../editor/editor-pane'));
+
+type DialogState = { kind: 'new-page' | 'new-folder' | 'move' | 'delete' | 'search' } | null;
+
+const TREE_EVENTS = new Set(['page-created', 'page-deleted', 'page-moved', 'bulk-sync']);
+
+function findTitle(nodes: readonly TreeNode[], path: string): string | undefined {
+  for (const node of nodes) {
+    if (node.path === path) return node.title;
+    const inner = findTitle(node.children, path);
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
+/** `/w/<slug>` and `/w/<slug>/<page path>`: the tree beside the open page. */
+export function WorkspaceScreen() {
+  const { slug = '', '*': rest = '' } = useParams();
+  const pagePath = rest.endsWith('.md') ? rest : null;
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const workspaces = useWorkspaces();
+  const tree = useTree(slug);
+  const workspace = workspaces.data?.find((w) => w.slug === slug);
+  const events = useWorkspaceSocket(workspace?.id);
+  const [dialog, setDialog] = useState<DialogState>(null);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const folders = useMemo(() => folderPaths(tree.data ?? []), [tree.data]);
+  const editable = canEdit(workspace?.role);
+
+  useEffect(
+    () =>
+      events.on((event) => {
+        if (!TREE_EVENTS.has(event.type)) return;
+        void queryClient.invalidateQueries({ queryKey: ['tree', slug] });
+        if (event.type === 'page-moved' && event.old_path === pagePath && event.new_path) {
+          navigate(`/w/${slug}/${event.new_path}`, { replace: true });
+        }
+      }),
+    [events, queryClient, slug, pagePath, navigate],
+  );
+
+  useEffect(() => {
+    // Ctrl/Cmd+K opens search from anywhere on the screen, the editor included.
+    const onKey = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k') {
+        event.preventDefault();
+        setDialog({ kind: 'search' });
+      }
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, []);
+
+  if (workspaces.isPending) return <Loading />;
+  if (!workspace) return <NotFoundPage message="This workspace does not exist or you are not a member." />;
+
+  const open = (path: string) => {
+    setDrawerOpen(false);
+    navigate(`/w/${slug}/${path}`);
+  };
+  const currentFolder = pagePath ? pagePath.split('/').slice(0, -1).join('/') : '';
+
+  return (
+    <EventsContext.Provider value={events}>
+      <div className="app-shell">
+        <header className="topbar">
+          <button
+            type="button"
+            className="button ghost drawer-toggle"
+            aria-expanded={drawerOpen}
+            aria-controls="sidebar"
+            onClick={() => setDrawerOpen((o) => !o)}
+          >
+            Pages
+          </button>
+          <span className="brand-mark" aria-hidden="true">
+            F
+          </span>
+          <WorkspaceSwitcher workspaces={workspaces.data ?? []} current={slug} />
+          <span className="spacer" />
+          <button
+            type="button"
+            className="button ghost"
+            aria-keyshortcuts="Control+K Meta+K"
+            onClick={() => setDialog({ kind: 'search' })}
+          >
+            Search
+          </button>
+          <SignOutButton />
+        </header>
+        <div className="shell-body">
+          <nav id="sidebar" className={`sidebar${drawerOpen ? ' is-open' : ''}`} aria-label="Workspace">
+            {editable && (
+              <div className="sidebar-actions">
+                <button
+                  type="button"
+                  className="button small"
+                  onClick={() => setDialog({ kind: 'new-page' })}
+                >
+                  New page
+                </button>
+                <button
+                  type="button"
+                  className="button small"
+                  onClick={() => setDialog({ kind: 'new-folder' })}
+                >
+                  New folder
+                </button>
+              </div>
+            )}
+            {tree.isPending ? (
+              <Loading label="Loading pages…" />
+            ) : (
+              <PageTree tree={tree.data ?? []} activePath={pagePath} onOpen={open} />
+            )}
+          </nav>
+          {drawerOpen && <div className="scrim" aria-hidden="true" onClick={() => setDrawerOpen(false)} />}
+          <main className="main">
+            {pagePath ? (
+              <Suspense fallback={<Loading label="Loading the editor…" />}>
+                <EditorPane
+                  key={pagePath}
+                  slug={slug}
+                  path={pagePath}
+                  role={workspace.role}
+                  onMove={editable ? () => setDialog({ kind: 'move' }) : undefined}
+                  onDelete={editable ? () => setDialog({ kind: 'delete' }) : undefined}
+                />
+              </Suspense>
+            ) : (
+              <div className="empty-state">
+                <h1>{workspace.name}</h1>
+                <p>Choose a page from the tree{editable ? ', or create a new one' : ''}.</p>
+              </div>
+            )}
+          </main>
+        </div>
+      </div>
+      {(dialog?.kind === 'new-page' || dialog?.kind === 'new-folder') && (
+        <NewPageDialog
+          slug={slug}
+          folders={folders}
+          initialFolder={currentFolder}
+          kind={dialog.kind === 'new-folder' ? 'folder' : 'page'}
+          onCreated={(path) => {
+            setDialog(null);
+            open(path);
+          }}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === 'search' && (
+        <SearchPalette
+          workspaceId={workspace.id}
+          onOpen={(path) => {
+            setDialog(null);
+            open(path);
+          }}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === 'move' && pagePath && (
+        <MoveDialog
+          slug={slug}
+          path={pagePath}
+          folders={folders}
+          onMoved={(path) => {
+            setDialog(null);
+            navigate(`/w/${slug}/${path}`, { replace: true });
+          }}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === 'delete' && pagePath && (
+        <DeleteDialog
+          slug={slug}
+          path={pagePath}
+          title={findTitle(tree.data ?? [], pagePath) ?? pagePath}
+          onDeleted={() => {
+            setDialog(null);
+            navigate(`/w/${slug}`, { replace: true });
+          }}
+          onClose={() => setDialog(null)}
+        />
+      )}
+    </EventsContext.Provider>
+  );
+}
