@@ -25,9 +25,11 @@ describeEachDatabase('pages renamed in git ($name)', (target: DatabaseTarget) =>
   });
 
   it('redirects the old published URL of a file renamed in git, as a move through Folio does', async () => {
-    ctx = await startOn(target, { env: { GIT_SYNC_INTERVAL: '0' } });
-    const owner = await registerUser(ctx.server);
     tmp = await makeTempDir('folio-rename-');
+    ctx = await startOn(target, {
+      env: { GIT_SYNC_INTERVAL: '0', GIT_ALLOW_FILE_REMOTES: 'true', GIT_FILE_REMOTE_ROOT: tmp },
+    });
+    const owner = await registerUser(ctx.server);
     const bare = await createBareRepo(tmp, 'docs');
     const slug = `renamed-${Date.now() % 1e8}`;
     const created = await ctx.server.request('POST', '/api/v1/workspaces', {

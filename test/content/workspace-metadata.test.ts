@@ -39,8 +39,7 @@ describeEachDatabase('workspace metadata stays out of git ($name)', (target: Dat
 
   /** A workspace pushing to a fresh bare remote, with one published page (its site is private). */
   async function remoteWorkspace(owner: TestUser) {
-    tmp = await makeTempDir('folio-meta-');
-    const bare = await createBareRepo(tmp, 'docs');
+    const bare = await createBareRepo(tmp!, 'docs');
     const slug = `meta-${Date.now() % 1e8}`;
     const created = await ctx.server.request('POST', '/api/v1/workspaces', {
       token: owner.token,
@@ -57,7 +56,13 @@ describeEachDatabase('workspace metadata stays out of git ($name)', (target: Dat
     return { ws, bare };
   }
 
-  const start = () => startOn(target, { env: { GIT_SYNC_INTERVAL: '0' } });
+  /** Folio with file:// remotes allowed below this test's own temporary folder. */
+  const start = async () => {
+    tmp = await makeTempDir('folio-meta-');
+    return startOn(target, {
+      env: { GIT_SYNC_INTERVAL: '0', GIT_ALLOW_FILE_REMOTES: 'true', GIT_FILE_REMOTE_ROOT: tmp },
+    });
+  };
 
   it('keeps the metadata and its webhook secret outside the tree, the commits and the remote', async () => {
     ctx = await start();
