@@ -1,4 +1,4 @@
-import * as oidc from 'openid-client';
+import type * as OpenIdClient from 'openid-client';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 
@@ -28,6 +28,10 @@ export interface IdentityProvider {
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
+let openIdClient: Promise<typeof OpenIdClient> | undefined;
+/** openid-client loads on the first sign-in with a provider, not at start-up. */
+const loadOpenIdClient = () => (openIdClient ??= import('openid-client'));
+
 /**
  * Provider URLs come from the operator. They must be https, except on a loopback
  * address (a provider run beside Folio, as in the tests).
@@ -41,6 +45,22 @@ function providerUrl(value: string, variable: string): { url: URL; insecure: boo
   return { url, insecure };
 }
 
+/** The provider's configuration from its discovery document. */
+async function discover(
+  url: URL,
+  settings: { clientId: string; clientSecret: string },
+  insecure: boolean,
+): Promise<OpenIdClient.Configuration> {
+  const oidc = await loadOpenIdClient();
+  return oidc.discovery(url, settings.clientId, settings.clientSecret, undefined, {
+    // The ID token's signature is checked against the issuer's JWKS even though it
+    // comes straight from the token endpoint, where OpenID Connect would allow skipping it.
+    execute: insecure
+      ? [oidc.enableNonRepudiationChecks, oidc.allowInsecureRequests]
+      : [oidc.enableNonRepudiationChecks],
+  });
+}
+
 /**
  * Google, or any OpenID Connect provider found by discovery: the ID token's issuer,
  * audience, nonce, expiry and signature (from the issuer's JWKS) are checked by
@@ -52,25 +72,18 @@ function openIdProvider(settings: {
   clientSecret: string;
 }): IdentityProvider {
   const { url, insecure } = providerUrl(settings.issuer, 'OIDC_GOOGLE_ISSUER');
-  let configuration: Promise<oidc.Configuration> | undefined;
+  let configuration: Promise<OpenIdClient.Configuration> | undefined;
   const configure = () =>
-    (configuration ??= oidc
-      .discovery(url, settings.clientId, settings.clientSecret, undefined, {
-        // The ID token's signature is checked against the issuer's JWKS even though it
-        // comes straight from the token endpoint, where OpenID Connect would allow skipping it.
-        execute: insecure
-          ? [oidc.enableNonRepudiationChecks, oidc.allowInsecureRequests]
-          : [oidc.enableNonRepudiationChecks],
-      })
-      .catch((error: unknown) => {
-        configuration = undefined; // a provider that was down is asked again next time
-        throw error;
-      }));
+    (configuration ??= discover(url, settings, insecure).catch((error: unknown) => {
+      configuration = undefined; // a provider that was down is asked again next time
+      throw error;
+    }));
 
   return {
     id: 'google',
     name: 'Google',
     async authorizationUrl(redirectUri, secrets) {
+      const oidc = await loadOpenIdClient();
       return oidc.buildAuthorizationUrl(await configure(), {
         redirect_uri: redirectUri,
         scope: 'openid email profile',
@@ -81,6 +94,7 @@ function openIdProvider(settings: {
       });
     },
     async identify(callbackUrl, secrets) {
+      const oidc = await loadOpenIdClient();
       const tokens = await oidc.authorizationCodeGrant(await configure(), callbackUrl, {
         pkceCodeVerifier: secrets.codeVerifier,
         expectedState: secrets.state,
@@ -122,16 +136,24 @@ function gitHubProvider(settings: {
   const base = providerUrl(settings.baseUrl, 'OIDC_GITHUB_BASE_URL');
   const api = providerUrl(settings.apiUrl, 'OIDC_GITHUB_API_URL').url;
   const root = base.url.href.replace(/\/$/, '');
-  const configuration = new oidc.Configuration(
-    {
-      issuer: root,
-      authorization_endpoint: `${root}/login/oauth/authorize`,
-      token_endpoint: `${root}/login/oauth/access_token`,
-    },
-    settings.clientId,
-    settings.clientSecret,
-  );
-  if (base.insecure) oidc.allowInsecureRequests(configuration);
+  let configuration: OpenIdClient.Configuration | undefined;
+  /** GitHub publishes no discovery document: its two endpoints, written down. */
+  async function configure() {
+    const oidc = await loadOpenIdClient();
+    if (!configuration) {
+      configuration = new oidc.Configuration(
+        {
+          issuer: root,
+          authorization_endpoint: `${root}/login/oauth/authorize`,
+          token_endpoint: `${root}/login/oauth/access_token`,
+        },
+        settings.clientId,
+        settings.clientSecret,
+      );
+      if (base.insecure) oidc.allowInsecureRequests(configuration);
+    }
+    return { oidc, configuration };
+  }
 
   async function getJson<T>(path: string, accessToken: string): Promise<T> {
     const response = await fetch(new URL(path, api.href.endsWith('/') ? api : `${api.href}/`), {
@@ -150,6 +172,7 @@ function gitHubProvider(settings: {
     id: 'github',
     name: 'GitHub',
     async authorizationUrl(redirectUri, secrets) {
+      const { oidc, configuration } = await configure();
       return oidc.buildAuthorizationUrl(configuration, {
         redirect_uri: redirectUri,
         scope: 'read:user user:email',
@@ -159,6 +182,7 @@ function gitHubProvider(settings: {
       });
     },
     async identify(callbackUrl, secrets) {
+      const { oidc, configuration } = await configure();
       const tokens = await oidc.authorizationCodeGrant(configuration, callbackUrl, {
         pkceCodeVerifier: secrets.codeVerifier,
         expectedState: secrets.state,
@@ -201,7 +225,8 @@ export function configuredProviders(config: Config['oidc']): Map<string, Identit
 
 /** A failed provider exchange, told to the person in words and never with a stack. */
 export function providerFailure(error: unknown): AppError {
-  if (error instanceof oidc.AuthorizationResponseError && error.error === 'access_denied') {
+  // openid-client's AuthorizationResponseError carries the provider's `error` code.
+  if ((error as { error?: unknown }).error === 'access_denied') {
     return new AppError('UNAUTHORIZED', 'Sign-in was cancelled at the provider.');
   }
   return new AppError('UNAUTHORIZED', 'The sign-in could not be verified. Please try again.');

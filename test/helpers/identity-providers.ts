@@ -152,10 +152,11 @@ export async function startFakeGitHub(options: {
 
 /**
  * An issuer that signs in anyone but whose ID tokens fail one check: signed by a key
- * that is not in its JWKS, or carrying another nonce than the one asked for.
+ * that is not in its JWKS, or carrying another nonce than the one asked for; or one
+ * where the person declines consent.
  */
 export async function startRogueIssuer(options: {
-  flaw: 'foreign-key' | 'wrong-nonce';
+  flaw: 'foreign-key' | 'wrong-nonce' | 'consent-denied';
   clientId: string;
 }): Promise<RunningServer> {
   const published = await generateKeyPair('RS256');
@@ -184,7 +185,10 @@ export async function startRogueIssuer(options: {
       const code = `c${Math.random().toString(36).slice(2)}`;
       nonces.set(code, url.searchParams.get('nonce') ?? '');
       const back = new URL(url.searchParams.get('redirect_uri')!);
-      back.searchParams.set('code', code);
+      if (options.flaw === 'consent-denied') {
+        back.searchParams.set('error', 'access_denied');
+        back.searchParams.set('error_description', 'The user declined');
+      } else back.searchParams.set('code', code);
       back.searchParams.set('state', url.searchParams.get('state')!);
       res.writeHead(302, { location: back.href });
       return res.end();

@@ -231,6 +231,28 @@ describe('OpenID Connect sign-in (oidc-provider on loopback)', () => {
   }
 });
 
+describe('consent declined at the provider', () => {
+  let issuer: RunningServer;
+  let folio: TestServer;
+  afterAll(async () => {
+    await folio?.close();
+    await issuer?.close();
+  });
+
+  it('lands on the sign-in page with a sentence saying so', async () => {
+    issuer = await startRogueIssuer({ flaw: 'consent-denied', clientId: CLIENT.id });
+    const planned = await folioWith(() => ({
+      OIDC_GOOGLE_CLIENT_ID: CLIENT.id,
+      OIDC_GOOGLE_CLIENT_SECRET: CLIENT.secret,
+      OIDC_GOOGLE_ISSUER: issuer.url,
+    }));
+    folio = await planned.start();
+    const landing = await signInAt(folio, new Browser(), 'google');
+    expect(landing.pathname).toBe('/login');
+    expect(landing.searchParams.get('error')).toBe('Sign-in was cancelled at the provider.');
+  });
+});
+
 describe.each(['foreign-key', 'wrong-nonce'] as const)('an ID token with a %s', (flaw) => {
   let issuer: RunningServer;
   let folio: TestServer;
