@@ -31,7 +31,7 @@ import { gitRemoteRoutes } from './http/routes/git-remote.js';
 import { gitWebhookRoutes } from './http/routes/git-webhook.js';
 import { syncRoutes } from './http/routes/sync.js';
 import { wsRoutes } from './http/routes/ws.js';
-import { webAppRoutes } from './http/web-app.js';
+import { createWebApp } from './http/web-app.js';
 import { LOW_DISK_BYTES } from './services/health.js';
 import { moveMetadataOutOfTrees } from './services/metadata-migration.js';
 import { holdServerLock } from './server-lock.js';
@@ -71,6 +71,7 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
     logger,
   });
 
+  const webApp = createWebApp();
   const app = await buildHttpApp({
     logger,
     trustProxy: config.trustProxy,
@@ -80,6 +81,7 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
     authenticate: services.authenticate,
     // A verified custom domain serves its workspace's site at `/`.
     rewriteUrl: services.customDomains.rewriteUrl,
+    notFoundFallback: webApp.fallback,
     routes: [
       healthRoutes(services.health, VERSION),
       authRoutes(services),
@@ -109,7 +111,7 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
       analyticsRoutes(services),
       mcpRoutes(services, { offerSync: true, corsOrigins: config.mcpCorsOrigins }),
       // Last: its catch-all answers only what no other route claims.
-      webAppRoutes(),
+      webApp.routes,
     ],
   });
 

@@ -3,6 +3,8 @@ import websocket from '@fastify/websocket';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
   LogController,
   type RawRequestDefaultExpression,
 } from 'fastify';
@@ -72,6 +74,8 @@ export interface HttpDeps {
    * domain's paths become its site's (`/guides` → `/p/<slug>/guides`).
    */
   rewriteUrl?: (host: string | undefined, url: string) => string;
+  /** Answers a request no route matched before it becomes a 404 (the web app's deep links). */
+  notFoundFallback?: (request: FastifyRequest, reply: FastifyReply) => FastifyReply | null;
 }
 
 /**
@@ -121,7 +125,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
       socket.terminate();
     },
   });
-  installErrorHandling(app);
+  installErrorHandling(app, deps.notFoundFallback);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-ID', request.id);

@@ -149,15 +149,23 @@ export function clientErrorHandler(newRequestId: () => string, logger: Logger) {
   };
 }
 
-/** Installs the single mapping from errors to HTTP (DESIGN.md convention 4). */
-export function installErrorHandling(app: FastifyInstance): void {
+/**
+ * Installs the single mapping from errors to HTTP (DESIGN.md convention 4). `fallback`
+ * may answer a request no route matched (the web app's deep links) before it is a 404.
+ */
+export function installErrorHandling(
+  app: FastifyInstance,
+  fallback?: (request: FastifyRequest, reply: FastifyReply) => FastifyReply | null,
+): void {
   app.setErrorHandler((error: FastifyError, request, reply) => answerError(error, request, reply));
 
-  app.setNotFoundHandler((request, reply) =>
-    sendError(
-      request,
-      reply,
-      new AppError('NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`),
-    ),
+  app.setNotFoundHandler(
+    (request, reply) =>
+      fallback?.(request, reply) ??
+      sendError(
+        request,
+        reply,
+        new AppError('NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`),
+      ),
   );
 }

@@ -3,6 +3,7 @@ import { createReadStream, existsSync, readdirSync, readFileSync, statSync } fro
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AppError } from '../errors.js';
+import { contentSecurityPolicy, newNonce } from './security.js';
 
 /**
  * Where the built app is looked for by default: `web/` beside the server bundle
@@ -78,9 +79,6 @@ const safeDecode = (urlPath: string) => {
 
 const acceptsHtml = (request: FastifyRequest) => /text\/html/.test(String(request.headers.accept ?? ''));
 
-const noRoute = (request: FastifyRequest) =>
-  new AppError('NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`);
-
 function sendFile(request: FastifyRequest, reply: FastifyReply, file: StaticFile) {
   const gzip = file.gzip && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
   const abs = gzip && file.gzip ? file.gzip : file.abs;
@@ -92,39 +90,62 @@ function sendFile(request: FastifyRequest, reply: FastifyReply, file: StaticFile
   return reply.send(createReadStream(abs));
 }
 
+/** The app's index page for a deep link: the app routes it itself. */
+function sendIndex(request: FastifyRequest, reply: FastifyReply, index: string | null) {
+  if (!index) throw new AppError('NOT_FOUND', 'The web app is not built: run npm run build');
+  return (
+    reply
+      .type('text/html; charset=utf-8')
+      .header('Cache-Control', 'no-cache')
+      .header('Referrer-Policy', 'same-origin')
+      // The editor injects its styles as <style> elements, allowed by this response's nonce.
+      .send(index.replaceAll(NONCE_PLACEHOLDER, request.cspNonce))
+  );
+}
+
+export interface WebApp {
+  /** The build's files as routes, and `/`. */
+  routes(app: FastifyInstance): void;
+  /**
+   * For a request no route matched: the app's index page when it is a GET that accepts
+   * HTML outside `/api`, `/p/`, `/mcp` and `/ws` (a deep link), else null, and the
+   * ordinary 404 answers. Not a wildcard route, so every other surface keeps its own
+   * 404s, content-security-policy and URL checks.
+   */
+  fallback(request: FastifyRequest, reply: FastifyReply): FastifyReply | null;
+}
+
 /**
  * The writers' web app (CONTRACT.md part 7) at `/` of the main host: the build's files,
- * hashed ones cached for a year, and `index.html` for any other GET that accepts HTML
- * outside `/api`, `/p/`, `/mcp` and `/ws`, so deep links load the app, which routes them
- * itself. JSON clients still get 404 NOT_FOUND. The build is listed once, at start.
+ * hashed ones cached for a year, and `index.html` for deep links. JSON clients still get
+ * 404 NOT_FOUND. The build is listed once, at start.
  */
-export function webAppRoutes(options: { dir?: string } = {}) {
+export function createWebApp(options: { dir?: string } = {}): WebApp {
   const dir = options.dir ?? defaultWebAppDir();
-  return (app: FastifyInstance) => {
-    const files = listFiles(dir);
-    const indexPath = path.join(dir, 'index.html');
-    const index = existsSync(indexPath) ? readFileSync(indexPath, 'utf8') : null;
-    const config = { surface: 'app' } as const;
-
-    const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+  const files = listFiles(dir);
+  const indexPath = path.join(dir, 'index.html');
+  const index = existsSync(indexPath) ? readFileSync(indexPath, 'utf8') : null;
+  const config = { surface: 'app' } as const;
+  return {
+    routes(app) {
+      const serve = (request: FastifyRequest, reply: FastifyReply) => {
+        const file = files.get(safeDecode(request.url.split('?')[0] ?? '/'));
+        if (!file) throw new AppError('NOT_FOUND', 'No such file in the web app');
+        return sendFile(request, reply, file);
+      };
+      app.get('/', { config }, (request, reply) => sendIndex(request, reply, index));
+      app.get('/assets/*', { config }, serve);
+      // The few files at the top of the build (the favicon), each a route of its own.
+      for (const urlPath of files.keys())
+        if (!urlPath.startsWith('/assets/')) app.get(urlPath, { config }, serve);
+    },
+    fallback(request, reply) {
       const urlPath = request.url.split('?')[0] ?? '/';
-      const file = files.get(safeDecode(urlPath));
-      if (file) return sendFile(request, reply, file);
-      if (NOT_THE_APP.test(urlPath) || !acceptsHtml(request) || urlPath.startsWith('/assets/')) {
-        throw noRoute(request);
-      }
-      if (!index) throw new AppError('NOT_FOUND', 'The web app is not built: run npm run build');
-      return (
-        reply
-          .type('text/html; charset=utf-8')
-          .header('Cache-Control', 'no-cache')
-          .header('Referrer-Policy', 'same-origin')
-          // The editor injects its styles as <style> elements, allowed by this response's nonce.
-          .send(index.replaceAll(NONCE_PLACEHOLDER, request.cspNonce))
-      );
-    };
-
-    app.get('/', { config }, handler);
-    app.get('/*', { config }, handler);
+      if (request.method !== 'GET' || !acceptsHtml(request)) return null;
+      if (NOT_THE_APP.test(urlPath) || urlPath.startsWith('/assets/')) return null;
+      request.cspNonce = newNonce();
+      reply.header('Content-Security-Policy', contentSecurityPolicy('app', request.cspNonce));
+      return sendIndex(request, reply, index);
+    },
   };
 }

@@ -268,13 +268,12 @@ export const ROUTES: Record<string, RouteSpec> = {
     html: true,
     why: 'the web app (CONTRACT.md 7): it signs the writer in itself, every call it makes is checked',
   },
-  'GET /*': {
+  'GET /assets/*': {
     access: { public: true },
-    path: () => '/w/matrix/page.md',
-    headers: { accept: 'text/html' },
-    html: true,
-    why: "the web app's deep links (CONTRACT.md 7); other surfaces' paths stay JSON 404s",
+    path: () => '/assets/missing.js',
+    why: "the web app's built scripts and styles, public like any site's",
   },
+  'GET /favicon.svg': { access: { public: true }, why: "the web app's icon" },
   'GET /p/:workspace': {
     access: { all: 301 },
     path: (f) => `/p/${f.ws.slug}`,

@@ -161,7 +161,10 @@ describeEachDatabase('tree and reorder ($name)', (target) => {
   it('reports a usage error and an unknown workspace', async () => {
     const usage = await runCli(['rebuild', '--frobnicate'], ctx.cliEnv());
     expect(usage.code).toBe(2);
+    // rebuild refuses to run beside a live server, so this one stops first.
+    await ctx.stop();
     const unknown = await runCli(['rebuild', '--workspace', 'no-such-workspace'], ctx.cliEnv());
+    await ctx.restart();
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('no-such-workspace');
   });
