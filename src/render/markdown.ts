@@ -9,6 +9,7 @@
  */
 import MarkdownIt from 'markdown-it';
 import type { PluginSimple } from 'markdown-it';
+import deflist from 'markdown-it-deflist';
 import footnote from 'markdown-it-footnote';
 import sanitizeHtml from 'sanitize-html';
 import hljs from 'highlight.js/lib/core';
@@ -212,6 +213,7 @@ export function createRenderer(): MarkdownRenderer {
   const md = createMarkdownIt(true);
   // @types/markdown-it-footnote is typed against markdown-it's CJS typings; same runtime object.
   md.use(footnote as unknown as PluginSimple);
+  md.use(deflist);
   md.use(folioDocsPlugin);
   headingAnchorPlugin(md, { slugify, headingText: (children) => inlineText(children).trim() });
   const footnoteAnchor = md.renderer.rules.footnote_anchor;

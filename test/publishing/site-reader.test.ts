@@ -192,6 +192,23 @@ describeEachDatabase('published site for readers ($name)', (target) => {
     });
   });
 
+  describe('definition lists', () => {
+    beforeAll(async () => {
+      await createPage(server, owner, ws, 'guides/commands.md', {
+        title: 'Commands',
+        body:
+          '# Commands\n\n```bash title="install"\nnpm install folio\n```\n\n' +
+          '    plain indented code\n\nWorkspace\n: A folder of pages.\n',
+        publish: true,
+      });
+    });
+
+    it('renders a definition list', async () => {
+      const res = await get(server, '/p/manual/guides/commands');
+      expect(res.text).toMatch(/<dl>\s*<dt>Workspace<\/dt>\s*<dd>A folder of pages\.<\/dd>\s*<\/dl>/);
+    });
+  });
+
   describe('robots.txt at the host root', () => {
     it('lists the sitemap of every public site and none of a members-only one', async () => {
       const hidden = await createWorkspace(server, owner, 'internal-notes');

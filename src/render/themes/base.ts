@@ -204,6 +204,7 @@ h4,h5,h6{font-size:1.0625rem;margin:1.5rem 0 .5rem}
 .md-heading:hover>.header-anchor,.header-anchor:focus{opacity:1}
 @media (hover:none){.md-heading>.header-anchor{opacity:.7}}
 p,ul,ol,dl,blockquote,pre,table,figure,details{margin:0 0 1.125rem}
+dt{font-weight:650}dd{margin:0 0 .5rem 1.5rem}
 li>ul,li>ol{margin-bottom:0}
 li+li{margin-top:.25rem}
 img,video{max-width:100%;height:auto}
