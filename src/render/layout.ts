@@ -51,7 +51,7 @@ export interface ShellInput {
   nonce?: string;
   /** Stylesheet URL; when absent the theme CSS is inlined in a `<style>`. */
   cssHref?: string;
-  /** Favicon URL (an SVG); none without it. */
+  /** Favicon URL (SVG, PNG or ICO, told apart by its extension); none without it. */
   iconHref?: string;
   /**
    * Href of the site root: `/p/docs/`, `/` on a custom domain; inside the export the
@@ -135,6 +135,12 @@ function rootHref(basePath: string | undefined): string {
   return basePath.endsWith('/') || basePath.endsWith('.html') ? basePath : `${basePath}/`;
 }
 
+function iconType(href: string): string {
+  if (/\.png$/i.test(href)) return 'image/png';
+  if (/\.ico$/i.test(href)) return 'image/x-icon';
+  return 'image/svg+xml';
+}
+
 function nonceAttr(nonce: string | undefined): string {
   return nonce ? ` nonce="${escapeHtml(nonce)}"` : '';
 }
@@ -167,7 +173,9 @@ function documentShell(
     head.feedHref
       ? `<link rel="alternate" type="application/rss+xml" title="${escapeHtml(input.siteTitle)}" href="${safeHref(head.feedHref)}">`
       : '',
-    input.iconHref ? `<link rel="icon" type="image/svg+xml" href="${safeHref(input.iconHref)}">` : '',
+    input.iconHref
+      ? `<link rel="icon" type="${iconType(input.iconHref)}" href="${safeHref(input.iconHref)}">`
+      : '',
     input.cssHref
       ? `<link rel="stylesheet" href="${safeHref(input.cssHref)}">`
       : `<style${nonceAttr(input.nonce)}>${themeCss(input.theme)}</style>`,

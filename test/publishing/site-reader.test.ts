@@ -8,7 +8,7 @@ import { describeEachDatabase } from '../helpers/databases.js';
 import type { TestServer } from '../helpers/server.js';
 import { registerUser, type TestUser } from '../helpers/users.js';
 import { createPage, createWorkspace, type TestWorkspace } from '../helpers/workspace-access.js';
-import { get, setSettings, startPublishing } from './publishing-helpers.js';
+import { get, PNG, setSettings, startPublishing, upload } from './publishing-helpers.js';
 
 describeEachDatabase('published site for readers ($name)', (target) => {
   let server: TestServer;
@@ -206,6 +206,32 @@ describeEachDatabase('published site for readers ($name)', (target) => {
     it('renders a definition list', async () => {
       const res = await get(server, '/p/manual/guides/commands');
       expect(res.text).toMatch(/<dl>\s*<dt>Workspace<\/dt>\s*<dd>A folder of pages\.<\/dd>\s*<\/dl>/);
+    });
+  });
+
+  describe("the workspace's own favicon", () => {
+    it('links uploads/favicon.png once uploaded, and serves it though no page references it', async () => {
+      const own = await createWorkspace(server, owner, 'iconic');
+      await createPage(server, owner, own, 'index.md', { title: 'Iconic', body: 'Hello.\n', publish: true });
+      await setSettings(server, owner, own, { public_site: true });
+      const before = await get(server, '/p/iconic/');
+      expect(before.text).toContain(
+        '<link rel="icon" type="image/svg+xml" href="/p/iconic/_assets/favicon-default.svg">',
+      );
+      expect((await get(server, '/p/iconic/uploads/favicon.png')).status).toBe(404);
+
+      expect(await upload(server, owner, own, 'favicon.png', PNG)).toBe('favicon.png');
+      const after = await get(server, '/p/iconic/');
+      expect(after.text).toContain('<link rel="icon" type="image/png" href="/p/iconic/uploads/favicon.png">');
+      expect(after.text).not.toContain('_assets/favicon-default.svg');
+      const missing = await get(server, '/p/iconic/nowhere');
+      expect(missing.text).toContain('href="/p/iconic/uploads/favicon.png"');
+      const icon = await get(server, '/p/iconic/uploads/favicon.png');
+      expect(icon.status).toBe(200);
+      expect(icon.headers.get('content-type')).toBe('image/png');
+      // Other unreferenced uploads stay private to the workspace.
+      const other = await upload(server, owner, own, 'diagram.png', PNG);
+      expect((await get(server, `/p/iconic/uploads/${other}`)).status).toBe(404);
     });
   });
 
