@@ -7,7 +7,14 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { ARTIFACTS, CHROMIUM, chromiumAvailable, launchChromium, newTab } from '../helpers/browser.js';
+import {
+  ARTIFACTS,
+  CHROMIUM,
+  chromiumAvailable,
+  launchChromium,
+  newTab,
+  seriousA11yViolations,
+} from '../helpers/browser.js';
 import type { TestServer } from '../helpers/server.js';
 import { registerUser } from '../helpers/users.js';
 import { createPage, createWorkspace } from '../helpers/workspace-access.js';
@@ -122,12 +129,14 @@ describe.skipIf(!chromiumAvailable)('site reading aids at 390 px', () => {
   });
 
   it.each(['light', 'dark'] as const)(
-    'screenshots the page and the open drawer (%s)',
+    'meets WCAG AA and screenshots the page and the open drawer (%s)',
     async (colorScheme) => {
       const { context, page } = await newTab(browser, { width: 390, height: 844, colorScheme });
       await page.goto(url());
+      await expect(seriousA11yViolations(page)).resolves.toEqual([]);
       await page.screenshot({ path: path.join(ARTIFACTS, `site-code-390-${colorScheme}.png`) });
       await page.getByRole('button', { name: 'Menu' }).click();
+      await expect(seriousA11yViolations(page)).resolves.toEqual([]);
       await page.screenshot({ path: path.join(ARTIFACTS, `site-drawer-390-${colorScheme}.png`) });
       await context.close();
     },
