@@ -5,8 +5,9 @@
  * `escapeHtml`/`safeHref`; only `page.html` (already sanitised by markdown.ts) and
  * search snippets (re-checked by `escapeSnippet`) are embedded as HTML.
  *
- * Pages work without JavaScript. The one inline script (light/dark toggle) and the
- * inline `<style>` carry the CSP nonce; nothing else does.
+ * Pages work without JavaScript. The inline scripts (light/dark toggle in <head>; copy
+ * buttons and the navigation drawer at the end of <body>) and the inline `<style>` carry
+ * the CSP nonce; nothing else does.
  */
 import { escapeHtml, escapeSnippet, safeHref } from './escape.js';
 import type { TocEntry } from './markdown.js';
@@ -51,7 +52,7 @@ export interface ShellInput {
   nonce?: string;
   /** Stylesheet URL; when absent the theme CSS is inlined in a `<style>`. */
   cssHref?: string;
-  /** Favicon URL (an SVG); none without it. */
+  /** Favicon URL (SVG, PNG or ICO, told apart by its extension); none without it. */
   iconHref?: string;
   /**
    * Href of the site root: `/p/docs/`, `/` on a custom domain; inside the export the
@@ -128,11 +129,41 @@ const TOGGLE_SCRIPT =
   "m.addEventListener('change',sync);b.addEventListener('click',()=>{const n=cur()==='dark'?'light':'dark';" +
   'd.dataset.mode=n;try{localStorage.setItem(k,n)}catch{}sync()})})})()';
 
+// Runs at the end of <body>, so the elements it enhances exist. Without it a page keeps
+// its no-JS form: code blocks carry only their language label, and "Menu" is a link to
+// the navigation further down.
+const SITE_SCRIPT =
+  '(()=>{const q=(s)=>[...document.querySelectorAll(s)];' +
+  // Copy buttons: the clipboard API where the page is a secure context, else a selection.
+  "q('.code-block').forEach((f)=>{const c=f.querySelector('pre code');if(!c)return;" +
+  "const b=document.createElement('button');b.type='button';b.className='code-copy';b.textContent='Copy';" +
+  "const done=(t)=>{b.textContent=t;setTimeout(()=>{b.textContent='Copy'},2000)};" +
+  "b.addEventListener('click',()=>{const t=c.textContent||'';" +
+  'const old=()=>{const r=document.createRange();r.selectNodeContents(c);const s=getSelection();' +
+  "s.removeAllRanges();s.addRange(r);const ok=document.execCommand('copy');s.removeAllRanges();done(ok?'Copied':'Press Ctrl+C')};" +
+  "if(navigator.clipboard&&isSecureContext)navigator.clipboard.writeText(t).then(()=>done('Copied'),old);else old()});" +
+  'f.prepend(b)});' +
+  // The narrow-screen drawer: the Menu button opens the page list over the page.
+  "const b=document.querySelector('[data-folio-nav-toggle]'),n=document.getElementById('site-nav');if(!b||!n)return;" +
+  "const j=document.querySelector('.nav-jump');if(j)j.hidden=true;b.hidden=false;n.dataset.drawer='';" +
+  "const set=(o,back)=>{n.classList.toggle('open',o);b.setAttribute('aria-expanded',String(o));" +
+  "if(o){const a=n.querySelector('[aria-current=page]')||n.querySelector('a,summary');(a||n).focus()}else if(back)b.focus()};" +
+  "b.addEventListener('click',()=>set(!n.classList.contains('open'),false));" +
+  "document.addEventListener('keydown',(e)=>{if(e.key==='Escape'&&n.classList.contains('open')){e.preventDefault();set(false,true)}});" +
+  "n.addEventListener('focusout',(e)=>{const t=e.relatedTarget;if(t&&n.classList.contains('open')&&!n.contains(t)&&t!==b)set(false,false)});" +
+  "document.addEventListener('click',(e)=>{if(n.classList.contains('open')&&!n.contains(e.target)&&!b.contains(e.target))set(false,false)})})()";
+
 const DATE_FORMAT = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' });
 
 function rootHref(basePath: string | undefined): string {
   if (!basePath) return './';
   return basePath.endsWith('/') || basePath.endsWith('.html') ? basePath : `${basePath}/`;
+}
+
+function iconType(href: string): string {
+  if (/\.png$/i.test(href)) return 'image/png';
+  if (/\.ico$/i.test(href)) return 'image/x-icon';
+  return 'image/svg+xml';
 }
 
 function nonceAttr(nonce: string | undefined): string {
@@ -167,7 +198,9 @@ function documentShell(
     head.feedHref
       ? `<link rel="alternate" type="application/rss+xml" title="${escapeHtml(input.siteTitle)}" href="${safeHref(head.feedHref)}">`
       : '',
-    input.iconHref ? `<link rel="icon" type="image/svg+xml" href="${safeHref(input.iconHref)}">` : '',
+    input.iconHref
+      ? `<link rel="icon" type="${iconType(input.iconHref)}" href="${safeHref(input.iconHref)}">`
+      : '',
     input.cssHref
       ? `<link rel="stylesheet" href="${safeHref(input.cssHref)}">`
       : `<style${nonceAttr(input.nonce)}>${themeCss(input.theme)}</style>`,
@@ -175,7 +208,8 @@ function documentShell(
   ];
   return (
     `<!doctype html>\n<html lang="${escapeHtml(input.lang ?? 'en')}">\n<head>\n${meta.filter(Boolean).join('\n')}\n</head>\n` +
-    `<body>\n<a class="skip-link" href="#content">Skip to content</a>\n${siteHeader(input, toggle, head.hasNav ?? false)}\n${body}\n</body>\n</html>\n`
+    `<body>\n<a class="skip-link" href="#content">Skip to content</a>\n${siteHeader(input, toggle, head.hasNav ?? false)}\n${body}\n` +
+    `<script${nonceAttr(input.nonce)}>${SITE_SCRIPT}</script>\n</body>\n</html>\n`
   );
 }
 
@@ -196,7 +230,11 @@ function siteHeader(input: ShellInput, toggle: boolean, hasNav: boolean): string
       '<input id="site-search-q" type="search" name="q" placeholder="Search…" autocomplete="off" enterkeyhint="search">' +
       '<button type="submit">Search</button></form>'
     : '';
-  const menu = hasNav ? '<a class="nav-jump" href="#site-nav">Menu</a>' : '';
+  // The link serves readers without JavaScript; the site script swaps in the drawer button.
+  const menu = hasNav
+    ? '<a class="nav-jump" href="#site-nav">Menu</a>' +
+      '<button type="button" class="nav-toggle" data-folio-nav-toggle aria-expanded="false" aria-controls="site-nav" hidden>Menu</button>'
+    : '';
   const modeButton = toggle
     ? '<button type="button" class="mode-toggle" data-folio-mode-toggle aria-pressed="false" title="Dark mode" hidden>' +
       '<span aria-hidden="true">◐</span><span class="visually-hidden">Dark mode</span></button>'

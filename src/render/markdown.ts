@@ -9,6 +9,7 @@
  */
 import MarkdownIt from 'markdown-it';
 import type { PluginSimple } from 'markdown-it';
+import deflist from 'markdown-it-deflist';
 import footnote from 'markdown-it-footnote';
 import sanitizeHtml from 'sanitize-html';
 import hljs from 'highlight.js/lib/core';
@@ -110,7 +111,7 @@ const INLINE_TAGS = words(`
 /** Classes Folio's own markup and highlight.js emit; user HTML cannot borrow layout classes. */
 const ALLOWED_CLASSES: Array<string | RegExp> = [
   ...words(`
-    hljs hljs-* language-* callout callout-* footnote* header-anchor md-heading table-wrap task-list-item
+    hljs hljs-* language-* code-block code-label callout callout-* footnote* header-anchor md-heading table-wrap task-list-item
     task-list-item-checkbox contains-task-list wikilink wikilink-missing align-left align-center align-right`),
   /^[a-z]+_+$/, // highlight.js scope modifiers such as `function_`
 ];
@@ -205,6 +206,25 @@ function wrapCodeBlocks(md: MarkdownIt): void {
 }
 
 /**
+ * Pages frame each code block with a header naming its language (the fence's info
+ * string as written). The site's script adds a Copy button to every frame, so readers
+ * without JavaScript see the label and no control that does nothing.
+ */
+function frameCodeBlocks(md: MarkdownIt): void {
+  const frame = (pre: string, lang: string): string =>
+    `<div class="code-block">${lang ? `<div class="code-label">${escapeHtml(lang)}</div>` : ''}${pre.trimEnd()}</div>\n`;
+  const fence = md.renderer.rules.fence;
+  const codeBlock = md.renderer.rules.code_block;
+  if (!fence || !codeBlock) return;
+  md.renderer.rules.fence = (tokens, idx, options, env, self) => {
+    const lang = (tokens[idx]?.info ?? '').trim().split(/\s+/)[0] ?? '';
+    return frame(fence(tokens, idx, options, env, self), lang);
+  };
+  md.renderer.rules.code_block = (tokens, idx, options, env, self) =>
+    frame(codeBlock(tokens, idx, options, env, self), '');
+}
+
+/**
  * Creates the page renderer. Build one per process and share it: set-up (plugins,
  * rules) is the costly part, and all per-render state lives in markdown-it's `env`.
  */
@@ -212,6 +232,7 @@ export function createRenderer(): MarkdownRenderer {
   const md = createMarkdownIt(true);
   // @types/markdown-it-footnote is typed against markdown-it's CJS typings; same runtime object.
   md.use(footnote as unknown as PluginSimple);
+  md.use(deflist);
   md.use(folioDocsPlugin);
   headingAnchorPlugin(md, { slugify, headingText: (children) => inlineText(children).trim() });
   const footnoteAnchor = md.renderer.rules.footnote_anchor;
@@ -223,6 +244,7 @@ export function createRenderer(): MarkdownRenderer {
       );
   }
   wrapCodeBlocks(md);
+  frameCodeBlocks(md);
 
   return {
     render(body: string, ctx: RenderContext): RenderedPage {

@@ -11,7 +11,7 @@
 import { sql } from 'kysely';
 import { openUpload } from '../content/upload-files.js';
 import { workspaceDir } from '../content/workspace-meta.js';
-import { WorkspaceFiles } from '../content/workspace-files.js';
+import { UPLOADS_DIR, WorkspaceFiles } from '../content/workspace-files.js';
 import type { Actor } from '../domain/actor.js';
 import type { EventBus } from '../events/bus.js';
 import type { Store } from '../store/database.js';
@@ -20,7 +20,7 @@ import type { AccessService } from './access.js';
 import { LruCache } from './lru-cache.js';
 import { readSettings, type WorkspaceSettings } from './settings.js';
 import type { SitePage } from './site-nav.js';
-import { SiteSource } from './site-source.js';
+import { SiteSource, type SourceLoader } from './site-source.js';
 import { describeUpload } from './uploads.js';
 import type { DocVersionRow, VersionsService } from './versions.js';
 
@@ -35,6 +35,21 @@ export interface SiteState {
   versions: DocVersionRow[];
   /** The version the root serves: settings.default_version when it exists. */
   defaultVersion: DocVersionRow | null;
+  /** The workspace's own icon among its uploads (see {@link FAVICON_UPLOADS}), or null for the theme's. */
+  favicon: string | null;
+}
+
+/** Upload names a workspace gives its site an icon with, in order of preference. */
+export const FAVICON_UPLOADS = ['favicon.svg', 'favicon.png', 'favicon.ico'] as const;
+
+/** The first favicon upload present, with its modification time so a replaced file is noticed. */
+async function findFavicon(files: WorkspaceFiles): Promise<{ name: string; mtime: number } | null> {
+  for (const name of FAVICON_UPLOADS) {
+    // A path that cannot be resolved safely (a symlink out of the tree) counts as absent.
+    const stat = await files.stat(`${UPLOADS_DIR}/${name}`).catch(() => null);
+    if (stat) return { name, mtime: stat.mtime.getTime() };
+  }
+  return null;
 }
 
 export interface SiteContextDeps {
@@ -59,6 +74,8 @@ const CONTENT_EVENTS = new Set([
   'page-moved',
   'bulk-sync',
   'sync-status',
+  // A favicon upload changes every document's <head>.
+  'upload-created',
 ]);
 
 interface Entry {
@@ -103,7 +120,11 @@ export function createSiteContext(deps: SiteContextDeps) {
     return `${pages?.f ?? ''}|${versions?.f ?? ''}`;
   }
 
-  async function build(workspace: WorkspaceRow, fingerprint: string): Promise<SiteState> {
+  async function build(
+    workspace: WorkspaceRow,
+    fingerprint: string,
+    favicon: string | null,
+  ): Promise<SiteState> {
     const settings = readSettings(workspace, { frontmatterMode: deps.frontmatterMode });
     const [rows, versions] = await Promise.all([
       db
@@ -125,7 +146,7 @@ export function createSiteContext(deps: SiteContextDeps) {
       updatedAt: r.updated_at,
     }));
     const files = new WorkspaceFiles(workspaceDir(deps.dataDir, workspace.id));
-    const live = new SiteSource('live', null, workspace.slug, pages, settings.site_title, {
+    const loader: SourceLoader = {
       readBody: async (page) => (await files.read(page.path))?.body ?? null,
       openUpload: async (name) => {
         const opened = await openUpload(files, name);
@@ -137,9 +158,10 @@ export function createSiteContext(deps: SiteContextDeps) {
           filename: name,
         };
       },
-    });
+    };
+    const live = new SiteSource('live', null, workspace.slug, pages, settings.site_title, loader, favicon);
     const defaultVersion = versions.find((v) => v.slug === settings.default_version) ?? null;
-    return { workspace, settings, fingerprint, live, versions, defaultVersion };
+    return { workspace, settings, fingerprint, live, versions, defaultVersion, favicon };
   }
 
   return {
@@ -160,10 +182,14 @@ export function createSiteContext(deps: SiteContextDeps) {
         states.delete(slug);
         return null;
       }
-      const content = await contentFingerprint(workspace.id);
+      const [content, favicon] = await Promise.all([
+        contentFingerprint(workspace.id),
+        findFavicon(new WorkspaceFiles(workspaceDir(deps.dataDir, workspace.id))),
+      ]);
       const fingerprint = [
         workspace.id,
         content,
+        favicon ? `${favicon.name}@${favicon.mtime}` : '',
         workspace.updated_at,
         workspace.settings,
         workspace.name,
@@ -172,7 +198,7 @@ export function createSiteContext(deps: SiteContextDeps) {
         cached.checkedAt = now;
         return cached.state;
       }
-      const state = build(workspace, fingerprint);
+      const state = build(workspace, fingerprint, favicon?.name ?? null);
       states.set(slug, { workspaceId: workspace.id, checkedAt: now, dirty: false, fingerprint, state });
       slugs.set(workspace.id, slug);
       state.catch(() => states.delete(slug));

@@ -64,6 +64,7 @@ export class SiteSource {
    * @param key `live` or `v:<slug>`
    * @param version the version's slug, null for the live pages
    * @param pages the published pages, any order
+   * @param favicon an upload served whether or not a page references it: the site's icon
    */
   constructor(
     readonly key: string,
@@ -72,6 +73,7 @@ export class SiteSource {
     pages: readonly SitePage[],
     rootTitle: string,
     private readonly loader: SourceLoader,
+    private readonly favicon: string | null = null,
   ) {
     this.byPath = new Map(pages.map((p) => [p.path, p]));
     this.map = buildSiteMap(pages, rootTitle);
@@ -113,9 +115,9 @@ export class SiteSource {
     return this.uploadNames;
   }
 
-  /** An upload referenced by a published page of this source, or null (never an unreferenced one). */
+  /** An upload referenced by a published page of this source, or its icon; null for any other. */
   async openUpload(name: string): Promise<ServedUpload | null> {
-    if (!(await this.referencedUploads()).has(name)) return null;
+    if (name !== this.favicon && !(await this.referencedUploads()).has(name)) return null;
     return this.loader.openUpload(name);
   }
 }

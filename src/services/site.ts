@@ -134,7 +134,9 @@ export function createSite(deps: SiteDeps) {
       theme: settings.theme,
       nonce: NONCE_PLACEHOLDER,
       cssHref: themeHref(mount.root, settings.theme),
-      iconHref: iconHref(mount.root, settings.theme),
+      iconHref: state.favicon
+        ? `${liveBase}uploads/${encodeURIComponent(state.favicon)}`
+        : iconHref(mount.root, settings.theme),
       basePath: served.base,
       searchAction: `${served.base}search`,
       versions,
@@ -146,9 +148,10 @@ export function createSite(deps: SiteDeps) {
   function notFound(served: Served | null, root: string, signInHref?: string): SiteResponse {
     const theme = served?.state.settings.theme ?? 'default';
     const html = renderNotFoundPage({
-      ...(served ? chrome(served, null) : { siteTitle: 'Documentation', theme, nonce: NONCE_PLACEHOLDER }),
+      ...(served
+        ? chrome(served, null)
+        : { siteTitle: 'Documentation', theme, nonce: NONCE_PLACEHOLDER, iconHref: iconHref(root, theme) }),
       cssHref: themeHref(root, theme),
-      iconHref: iconHref(root, theme),
       ...(served ? { nav: navNodes(served.source.map, served.linker, { page: '' }) } : {}),
       ...(signInHref ? { signInHref } : {}),
     });

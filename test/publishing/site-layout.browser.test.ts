@@ -69,6 +69,8 @@ describe.skipIf(!available).each([1280, 390])('site layout at %i px', (width) =>
     const page = await browser.newPage({ viewport: { width, height: 800 } });
     const res = await page.goto(`${server.url}/p/layout/guides/nowhere`);
     expect(res?.status()).toBe(404);
+    // On a phone the sidebar is a drawer behind the Menu button.
+    if (width < 768) await page.getByRole('button', { name: 'Menu' }).click();
     await expect(
       page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Deployment' }).count(),
     ).resolves.toBe(1);

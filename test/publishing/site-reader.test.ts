@@ -8,7 +8,7 @@ import { describeEachDatabase } from '../helpers/databases.js';
 import type { TestServer } from '../helpers/server.js';
 import { registerUser, type TestUser } from '../helpers/users.js';
 import { createPage, createWorkspace, type TestWorkspace } from '../helpers/workspace-access.js';
-import { get, setSettings, startPublishing } from './publishing-helpers.js';
+import { cspNonce, get, PNG, setSettings, startPublishing, upload } from './publishing-helpers.js';
 
 describeEachDatabase('published site for readers ($name)', (target) => {
   let server: TestServer;
@@ -189,6 +189,77 @@ describeEachDatabase('published site for readers ($name)', (target) => {
       expect(rss.text).toMatch(
         /<atom:link href="https?:\/\/[^"]+\/p\/manual\/rss\.xml" rel="self" type="application\/rss\+xml"\/>/,
       );
+    });
+  });
+
+  describe('code blocks, definition lists and the menu', () => {
+    beforeAll(async () => {
+      await createPage(server, owner, ws, 'guides/commands.md', {
+        title: 'Commands',
+        body:
+          '# Commands\n\n```bash title="install"\nnpm install folio\n```\n\n' +
+          '    plain indented code\n\nWorkspace\n: A folder of pages.\n',
+        publish: true,
+      });
+    });
+
+    it("labels a fenced code block with its fence's language and leaves the Copy button to the script", async () => {
+      const res = await get(server, '/p/manual/guides/commands');
+      expect(res.status).toBe(200);
+      expect(res.text).toContain(
+        '<div class="code-block"><div class="code-label">bash</div><pre class="hljs" tabindex="0"><code class="hljs language-bash">',
+      );
+      // An indented block has no language: a frame (for the Copy button) without a label.
+      expect(res.text).toContain(
+        '<div class="code-block"><pre class="hljs" tabindex="0"><code class="hljs">plain indented code',
+      );
+      // Without JavaScript there is no Copy button; the nonce'd site script adds it.
+      expect(res.text).not.toContain('code-copy"');
+      const nonce = cspNonce(res.headers);
+      expect(nonce).toBeTruthy();
+      const scripts = [...res.text.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
+      const site = scripts.find(([, , body]) => body?.includes("'.code-block'"));
+      expect(site?.[1]).toBe(` nonce="${nonce}"`);
+      expect(res.text).not.toMatch(/\son[a-z]+=/);
+    });
+
+    it('renders a definition list', async () => {
+      const res = await get(server, '/p/manual/guides/commands');
+      expect(res.text).toMatch(/<dl>\s*<dt>Workspace<\/dt>\s*<dd>A folder of pages\.<\/dd>\s*<\/dl>/);
+    });
+
+    it('keeps Menu a link to the navigation and adds a hidden drawer button for the script', async () => {
+      const res = await get(server, '/p/manual/guides/commands');
+      expect(res.text).toContain('<a class="nav-jump" href="#site-nav">Menu</a>');
+      expect(res.text).toContain(
+        '<button type="button" class="nav-toggle" data-folio-nav-toggle aria-expanded="false" aria-controls="site-nav" hidden>Menu</button>',
+      );
+    });
+  });
+
+  describe("the workspace's own favicon", () => {
+    it('links uploads/favicon.png once uploaded, and serves it though no page references it', async () => {
+      const own = await createWorkspace(server, owner, 'iconic');
+      await createPage(server, owner, own, 'index.md', { title: 'Iconic', body: 'Hello.\n', publish: true });
+      await setSettings(server, owner, own, { public_site: true });
+      const before = await get(server, '/p/iconic/');
+      expect(before.text).toContain(
+        '<link rel="icon" type="image/svg+xml" href="/p/iconic/_assets/favicon-default.svg">',
+      );
+      expect((await get(server, '/p/iconic/uploads/favicon.png')).status).toBe(404);
+
+      expect(await upload(server, owner, own, 'favicon.png', PNG)).toBe('favicon.png');
+      const after = await get(server, '/p/iconic/');
+      expect(after.text).toContain('<link rel="icon" type="image/png" href="/p/iconic/uploads/favicon.png">');
+      expect(after.text).not.toContain('_assets/favicon-default.svg');
+      const missing = await get(server, '/p/iconic/nowhere');
+      expect(missing.text).toContain('href="/p/iconic/uploads/favicon.png"');
+      const icon = await get(server, '/p/iconic/uploads/favicon.png');
+      expect(icon.status).toBe(200);
+      expect(icon.headers.get('content-type')).toBe('image/png');
+      // Other unreferenced uploads stay private to the workspace.
+      const other = await upload(server, owner, own, 'diagram.png', PNG);
+      expect((await get(server, `/p/iconic/uploads/${other}`)).status).toBe(404);
     });
   });
 

@@ -155,6 +155,7 @@ a:hover{text-decoration-thickness:.12em}
 /* Desktop: the jump to the page list (after the article in source order) appears on focus. */
 .nav-jump{white-space:nowrap}
 .nav-jump:not(:focus){position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.nav-toggle{display:none}
 .versions{position:relative;font-size:.875rem}
 .versions summary{cursor:pointer;padding:.25rem .5rem;border:1px solid currentColor;border-radius:var(--radius);list-style:none}
 .versions summary::-webkit-details-marker{display:none}
@@ -204,6 +205,7 @@ h4,h5,h6{font-size:1.0625rem;margin:1.5rem 0 .5rem}
 .md-heading:hover>.header-anchor,.header-anchor:focus{opacity:1}
 @media (hover:none){.md-heading>.header-anchor{opacity:.7}}
 p,ul,ol,dl,blockquote,pre,table,figure,details{margin:0 0 1.125rem}
+dt{font-weight:650}dd{margin:0 0 .5rem 1.5rem}
 li>ul,li>ol{margin-bottom:0}
 li+li{margin-top:.25rem}
 img,video{max-width:100%;height:auto}
@@ -215,6 +217,12 @@ code,pre,samp{font-family:var(--font-mono);font-size:.875em}
 :not(pre)>code{background:var(--code-bg);color:var(--code-fg);padding:.12em .35em;border-radius:4px;border:1px solid var(--border)}
 pre{background:var(--code-bg);color:var(--code-fg);padding:1rem 1.125rem;overflow-x:auto;line-height:1.55;border:1px solid var(--border);border-radius:var(--radius);tab-size:2}
 pre code{font-size:inherit;background:none;border:0;padding:0}
+.code-block{position:relative;margin:0 0 1.125rem}
+.code-block>pre{margin:0}
+.code-label{font:600 .75rem/1.5 var(--font-mono);color:var(--code-fg);background:var(--code-bg);padding:.375rem 1.125rem;border:1px solid var(--border);border-bottom:0;border-radius:var(--radius) var(--radius) 0 0}
+.code-label+pre{border-top-left-radius:0;border-top-right-radius:0;border-top-style:dashed}
+.code-copy{position:absolute;top:.25rem;right:.25rem;z-index:1;font:inherit;font-size:.75rem;line-height:1.5;color:var(--fg);background:var(--bg);border:1px solid var(--muted);border-radius:var(--radius);padding:.0625rem .5rem;cursor:pointer}
+.code-copy:hover{border-color:var(--accent)}
 .table-wrap{overflow-x:auto;margin:0 0 1.25rem}
 .table-wrap>table{margin:0}
 table{border-collapse:collapse;font-size:.9375rem;min-width:50%}
@@ -278,12 +286,16 @@ html{--header-h:auto}
 .site-title{max-width:none;flex:1}
 .site-search{order:5;flex:1 1 100%}
 .nav-jump,.nav-jump:not(:focus){position:static;width:auto;height:auto;overflow:visible;clip:auto;display:inline-block}
+.nav-jump[hidden]{display:none}
+.nav-toggle:not([hidden]){display:inline-block;cursor:pointer;font:inherit;font-size:.9375rem;color:var(--header-fg);background:transparent;border:1px solid currentColor;border-radius:var(--radius);padding:.375rem .625rem;min-height:2.25rem}
+.site-nav[data-drawer]:not(.open){display:none}
+.site-nav[data-drawer].open{position:fixed;top:0;bottom:0;left:0;align-self:stretch;z-index:30;width:min(20rem,85vw);max-height:none;overflow-y:auto;padding:1.25rem 1rem 2rem;background:var(--bg);border:0;border-right:1px solid var(--border);box-shadow:0 0 0 100vmax rgb(0 0 0/.45)}
 .site-body{display:block;padding:0 1rem}
 .site-nav{position:static;max-height:none;border-top:1px solid var(--border);padding:1.5rem 0}
 .pager{grid-template-columns:1fr}.pager-next{grid-column:1}
 h1{font-size:1.75rem}}
 @media print{
-.site-header,.site-nav,.toc-aside,.toc-inline,.pager,.skip-link,.header-anchor,.mode-toggle,.site-search,.search-form,.consent{display:none!important}
+.site-header,.site-nav,.toc-aside,.toc-inline,.pager,.skip-link,.header-anchor,.mode-toggle,.code-copy,.site-search,.search-form,.consent{display:none!important}
 body{font-size:11pt;line-height:1.5}
 .site-body{display:block;max-width:none;padding:0}
 .page{padding:0}
