@@ -33,7 +33,8 @@ describe.skipIf(!chromiumAvailable)('web app: search', () => {
     ws = await firstWorkspace(server, owner);
     await createPage(server, owner, ws, 'ops/backups.md', {
       title: 'Backups',
-      body: 'Folio writes a nightly snapshot of the data directory <and> keeps seven.\n',
+      // In a code span: search indexes the text a reader sees, and raw HTML is markup, not text.
+      body: 'Folio writes a nightly snapshot of the data directory `<and>` keeps seven.\n',
     });
   }, 300_000);
 
