@@ -81,6 +81,13 @@ async function openPostgres(url: string, schema?: string): Promise<Store> {
   });
 }
 
+/** A 3F000 (invalid schema name) about a schema other than this store's own. */
+function droppedElsewhere(error: unknown, ownSchema: string | undefined): boolean {
+  const cause = error as { code?: unknown; message?: unknown } | undefined;
+  if (cause?.code !== '3F000' || typeof cause.message !== 'string') return false;
+  return ownSchema === undefined || !cause.message.includes(`"${ownSchema}"`);
+}
+
 function finish(
   db: Kysely<Database>,
   dialect: Dialect,
@@ -105,7 +112,13 @@ function finish(
         provider: migrationProvider,
         ...(schema ? { migrationTableSchema: schema } : {}),
       });
-      const { error, results } = await migrator.migrateToLatest();
+      let { error, results } = await migrator.migrateToLatest();
+      // Kysely looks for its tables by listing every schema's; a schema another client drops
+      // during that listing fails it with 3F000 naming that other schema. Nothing of ours
+      // was touched, so a new attempt is safe.
+      for (let attempt = 1; attempt < 5 && droppedElsewhere(error, schema); attempt++) {
+        ({ error, results } = await migrator.migrateToLatest());
+      }
       if (error) {
         const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
         throw new Error(`Database migration ${failed} failed: ${(error as Error).message}`, { cause: error });
