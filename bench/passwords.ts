@@ -3,7 +3,7 @@
  * iterations, parallelism 2): the time of one hash and of one verification,
  * which is what a login costs the server.
  */
-import { createPasswordHasher } from '../src/services/passwords.js';
+import { createPasswordHasher } from '../src/services/identity/passwords.js';
 import { percentile, report } from './report.js';
 
 export async function benchPasswords(): Promise<void> {

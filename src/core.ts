@@ -6,8 +6,8 @@ import { RedisBus } from './events/redis-bus.js';
 import { createLogger, type Logger } from './logger.js';
 import { type BucketLimit, type BucketName, type BucketTable, bucketTable } from './ratelimit/buckets.js';
 import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './ratelimit/limiter.js';
-import { type Clock, systemClock } from './services/clock.js';
-import type { TxtResolver } from './services/custom-domains.js';
+import { type Clock, systemClock } from './lib/clock.js';
+import type { TxtResolver } from './services/publishing/index.js';
 import { createServices, type Services } from './services/index.js';
 import { openStore, type Store } from './store/database.js';
 

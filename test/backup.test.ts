@@ -9,8 +9,8 @@ import {
   createBackups,
   MANIFEST,
   NO_DATABASE_NOTE,
-} from '../src/services/backups.js';
-import { manualClock } from '../src/services/clock.js';
+} from '../src/services/operations/backups.js';
+import { manualClock } from '../src/lib/clock.js';
 import { openStore, type Store } from '../src/store/database.js';
 import { runGit } from '../src/git/git.js';
 import { runCli } from './helpers/cli.js';

@@ -12,7 +12,7 @@ import crypto from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 import type { Actor } from '../domain/actor.js';
 import { AppError } from '../errors.js';
-import type { Credentials } from '../services/authenticator.js';
+import type { Credentials } from '../services/identity/index.js';
 import type { Logger } from '../logger.js';
 import type { BucketTable } from '../ratelimit/buckets.js';
 import type { RateLimiter } from '../ratelimit/limiter.js';

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { Actor } from '../domain/actor.js';
 import { unauthorized } from '../errors.js';
-import type { Credentials } from '../services/authenticator.js';
-import type { ClientInfo } from '../services/sessions.js';
+import type { Credentials } from '../services/identity/index.js';
+import type { ClientInfo } from '../services/identity/index.js';
 import { COOKIES } from './cookies.js';
 import './fastify-types.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
-import { ACCESS_TOKEN_SECONDS } from '../services/jwt.js';
-import { REFRESH_TOKEN_MS } from '../services/sessions.js';
+import { ACCESS_TOKEN_SECONDS } from '../services/identity/index.js';
+import { REFRESH_TOKEN_MS } from '../services/identity/index.js';
 
 /** Cookie names. The WebSocket one is SPEC.md's exact name. */
 export const COOKIES = {

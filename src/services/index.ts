@@ -10,45 +10,46 @@ import { createSearchIndex } from '../search/index.js';
 import type { Store } from '../store/database.js';
 import { createAccess } from './access.js';
 import { createActivity } from './activity.js';
-import { createAiService } from './ai.js';
-import { createChatContext } from './ai-context.js';
-import { createApiKeys } from './api-keys.js';
-import { createAuthService } from './auth.js';
-import { createExternalSignIn } from './external-sign-in.js';
-import { configuredProviders } from './identity-providers.js';
-import { createAuthenticator } from './authenticator.js';
-import { createBackups } from './backups.js';
-import { createComments } from './comments.js';
-import type { Clock } from './clock.js';
-import { createGitSync } from './git-sync.js';
-import { createHealthService } from './health.js';
-import { createInvitations } from './invitations.js';
-import { createJwtSigner } from './jwt.js';
-import { createMailWorker, createOutbox } from './mail.js';
-import { createMembers } from './members.js';
-import { createMoveRecovery } from './move-recovery.js';
-import { createOnboarding } from './onboarding.js';
-import { createPageDiscovery } from './page-discovery.js';
-import { createPageTrash } from './page-trash.js';
-import { createPasswordReset } from './password-reset.js';
-import { createPages } from './pages.js';
-import { createPasswordHasher } from './passwords.js';
-import { communityPlanLimits, type PlanLimits } from './plan-limits.js';
-import { createRebuilder } from './rebuild.js';
-import { createReconciler } from './reconcile.js';
-import { createRegistrationPolicy } from './registration.js';
-import { remoteRulesOf } from './remote-rules.js';
-import { createSearchService } from './search.js';
-import { loadOrCreateSecretFile, randomToken } from './secrets.js';
-import { createSessions } from './sessions.js';
-import { createSettings } from './settings.js';
-import type { TxtResolver } from './custom-domains.js';
-import { createShareLinks } from './share-links.js';
-import { createSiteServices } from './site-services.js';
-import { createTemplates } from './templates.js';
-import { createUploads } from './uploads.js';
-import { createWorkspaces } from './workspaces.js';
-import { createWsTokens } from './ws-tokens.js';
+import { createAiService, createChatContext } from './ai/index.js';
+import {
+  configuredProviders,
+  createApiKeys,
+  createAuthenticator,
+  createAuthService,
+  createExternalSignIn,
+  createJwtSigner,
+  createOnboarding,
+  createPasswordHasher,
+  createPasswordReset,
+  createRegistrationPolicy,
+  createSessions,
+  createWsTokens,
+} from './identity/index.js';
+import { createBackups, createHealthService, createMailWorker, createOutbox } from './operations/index.js';
+import {
+  communityPlanLimits,
+  createComments,
+  createInvitations,
+  createMembers,
+  createShareLinks,
+  type PlanLimits,
+} from './collab/index.js';
+import type { Clock } from '../lib/clock.js';
+import { createGitSync } from './sync/index.js';
+import {
+  createMoveRecovery,
+  createPageDiscovery,
+  createPages,
+  createPageTrash,
+  createRebuilder,
+  createReconciler,
+  createSearchService,
+  createTemplates,
+  createUploads,
+} from './pages/index.js';
+import { createSettings, createWorkspaces, remoteRulesOf } from './workspaces/index.js';
+import { loadOrCreateSecretFile, randomToken } from '../lib/secrets.js';
+import { createSiteServices, type TxtResolver } from './publishing/index.js';
 
 export interface ServiceDeps {
   config: Config;

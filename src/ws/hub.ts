@@ -7,7 +7,7 @@ import type { EventBus, Unsubscribe } from '../events/bus.js';
 import type { EventType, FolioEvent } from '../events/types.js';
 import type { Logger } from '../logger.js';
 import type { AccessService } from '../services/access.js';
-import type { Clock } from '../services/clock.js';
+import type { Clock } from '../lib/clock.js';
 import type { Store } from '../store/database.js';
 import { PRESENCE_TIMEOUT_MS, PresenceTracker } from './presence.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manualClock } from '../../src/services/clock.js';
+import { manualClock } from '../../src/lib/clock.js';
 import { describeEachDatabase, databaseTargets } from '../helpers/databases.js';
 import type { TestServer } from '../helpers/server.js';
 import { mailText, startSmtp, type TestSmtp } from '../helpers/smtp.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
-import { manualClock } from '../../src/services/clock.js';
+import { manualClock } from '../../src/lib/clock.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { eventually } from '../helpers/eventually.js';
 import { startServer, type TestServer } from '../helpers/server.js';

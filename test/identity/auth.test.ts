@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { importPKCS8, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manualClock } from '../../src/services/clock.js';
+import { manualClock } from '../../src/lib/clock.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { firstWorkspace, registerUser } from '../helpers/users.js';

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
-import type { AiService, ChatStreamEvent } from '../../services/ai.js';
+import type { AiService, ChatStreamEvent } from '../../services/ai/index.js';
 import { requireActor } from '../auth-context.js';
 import { errorBody } from '../error-handler.js';
 

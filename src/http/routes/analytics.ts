@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { forbidden } from '../../errors.js';
-import { analyticsRangeInput, CONSENT_COOKIE, consentInput } from '../../services/analytics.js';
+import { analyticsRangeInput, CONSENT_COOKIE, consentInput } from '../../services/publishing/index.js';
 import type { Services } from '../../services/index.js';
 import { requireActor } from '../auth-context.js';
 import { setCookie } from '../cookies.js';

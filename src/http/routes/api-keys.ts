@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { createApiKeyInput } from '../../services/api-keys.js';
+import { createApiKeyInput } from '../../services/identity/index.js';
 import type { Services } from '../../services/index.js';
 import { requireActor } from '../auth-context.js';
 import { parseInput } from '../../domain/validate.js';

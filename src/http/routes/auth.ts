@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { loginInput, registerInput } from '../../services/auth.js';
+import { loginInput, registerInput } from '../../services/identity/index.js';
 import type { Services } from '../../services/index.js';
-import { forgotPasswordInput, resetPasswordInput } from '../../services/password-reset.js';
+import { forgotPasswordInput, resetPasswordInput } from '../../services/identity/index.js';
 import { rateKey } from '../rate-limit-hook.js';
 import { clientInfo, requireActor } from '../auth-context.js';
 import { clearSessionCookies, COOKIES, setSessionCookies } from '../cookies.js';

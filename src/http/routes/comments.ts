@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { createCommentInput, listCommentsInput, updateCommentInput } from '../../services/comments.js';
+import { createCommentInput, listCommentsInput, updateCommentInput } from '../../services/collab/index.js';
 import type { Services } from '../../services/index.js';
 import { requireActor } from '../auth-context.js';
 import { parseInput } from '../../domain/validate.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../errors.js';
-import { customDomainInput } from '../../services/custom-domains.js';
+import { customDomainInput } from '../../services/publishing/index.js';
 import type { Services } from '../../services/index.js';
 import { requireActor } from '../auth-context.js';
 import { parseInput } from '../../domain/validate.js';

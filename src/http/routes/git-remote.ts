@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { gitCredentialsInput, gitRemoteInput } from '../../services/git-remote.js';
+import { gitCredentialsInput, gitRemoteInput } from '../../services/sync/index.js';
 import type { Services } from '../../services/index.js';
 import { requireActor } from '../auth-context.js';
 import { parseInput } from '../../domain/validate.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { HealthService } from '../../services/health.js';
+import type { HealthService } from '../../services/operations/index.js';
 
 const PUBLIC = { auth: 'none' } as const;
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { parseInput } from '../../domain/validate.js';
 import { AppError } from '../../errors.js';
-import { claimInput, linkInput } from '../../services/external-sign-in.js';
+import { claimInput, linkInput } from '../../services/identity/index.js';
 import type { Services } from '../../services/index.js';
 import { clientInfo, requireActor } from '../auth-context.js';
 import { setSessionCookies } from '../cookies.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services/index.js';
-import { acceptInvitationInput, createInvitationInput } from '../../services/invitations.js';
-import { listInput } from '../../services/members.js';
+import { acceptInvitationInput, createInvitationInput } from '../../services/collab/index.js';
+import { listInput } from '../../services/collab/index.js';
 import { requireActor } from '../auth-context.js';
 import { parseInput } from '../../domain/validate.js';
 

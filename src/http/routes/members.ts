@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services/index.js';
-import { changeRoleInput, listInput } from '../../services/members.js';
+import { changeRoleInput, listInput } from '../../services/collab/index.js';
 import { requireActor } from '../auth-context.js';
 import { parseInput } from '../../domain/validate.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services/index.js';
-import { patchOnboardingInput } from '../../services/onboarding.js';
-import { updateSettingsInput } from '../../services/settings.js';
+import { patchOnboardingInput } from '../../services/identity/index.js';
+import { updateSettingsInput } from '../../services/workspaces/index.js';
 import { requireActor } from '../auth-context.js';
 import { parseInput } from '../../domain/validate.js';
 

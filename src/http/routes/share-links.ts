@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services/index.js';
-import { listInput } from '../../services/members.js';
-import { createShareLinkInput } from '../../services/share-links.js';
+import { listInput } from '../../services/collab/index.js';
+import { createShareLinkInput } from '../../services/collab/index.js';
 import { requireActor } from '../auth-context.js';
 import { parseInput } from '../../domain/validate.js';
 

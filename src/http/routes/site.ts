@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CONSENT_COOKIE, type VisitorSignals } from '../../services/analytics.js';
+import { CONSENT_COOKIE, type VisitorSignals } from '../../services/publishing/index.js';
 import type { Services } from '../../services/index.js';
-import type { CacheMode, SiteResponse } from '../../services/site.js';
+import type { CacheMode, SiteResponse } from '../../services/publishing/index.js';
 import { UPLOAD_CSP } from '../security.js';
 import { contentDisposition } from './uploads.js';
 

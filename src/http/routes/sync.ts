@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services/index.js';
-import { conflictDownloadParams, resolveConflictInput } from '../../services/sync-conflicts.js';
+import { conflictDownloadParams, resolveConflictInput } from '../../services/sync/index.js';
 import { requireActor } from '../auth-context.js';
 import { parseInput } from '../../domain/validate.js';
 

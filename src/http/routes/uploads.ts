@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, invalid, unauthorized } from '../../errors.js';
 import type { Services } from '../../services/index.js';
-import { type IncomingFile, MAX_UPLOAD_BYTES } from '../../services/uploads.js';
+import { type IncomingFile, MAX_UPLOAD_BYTES } from '../../services/pages/index.js';
 import { requireActor } from '../auth-context.js';
 import { UPLOAD_CSP } from '../security.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services/index.js';
-import { createVersionInput, listVersionsInput } from '../../services/versions.js';
+import { createVersionInput, listVersionsInput } from '../../services/publishing/index.js';
 import { requireActor } from '../auth-context.js';
 import { parseInput } from '../../domain/validate.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services/index.js';
-import { createWorkspaceInput, listWorkspacesInput } from '../../services/workspaces.js';
+import { createWorkspaceInput, listWorkspacesInput } from '../../services/workspaces/index.js';
 import { requireActor } from '../auth-context.js';
 import { parseInput } from '../../domain/validate.js';
 

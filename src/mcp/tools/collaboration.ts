@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { parseInput } from '../../domain/validate.js';
 import { listActivityInput } from '../../services/activity.js';
-import { createCommentInput, listCommentsInput } from '../../services/comments.js';
-import { updateSettingsInput } from '../../services/settings.js';
+import { createCommentInput, listCommentsInput } from '../../services/collab/index.js';
+import { updateSettingsInput } from '../../services/workspaces/index.js';
 import { THEME_NAMES } from '../../render/themes.js';
 import { defineTool, pageArgs } from '../tool.js';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
 import { parseInput } from '../../domain/validate.js';
-import { createPageInput, updatePageInput } from '../../services/pages.js';
+import { createPageInput, updatePageInput } from '../../services/pages/index.js';
 import { defineTool } from '../tool.js';
 
 const pagePath = z

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseInput } from '../../domain/validate.js';
-import { listWorkspacesInput } from '../../services/workspaces.js';
-import { searchInput } from '../../services/search.js';
+import { listWorkspacesInput } from '../../services/workspaces/index.js';
+import { searchInput } from '../../services/pages/index.js';
 import { htmlToPlainText } from '../plain-text.js';
 import { defineTool, pageArgs } from '../tool.js';
 

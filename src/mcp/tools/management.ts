@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { WRITING_ACTIONS } from '../../ai/prompts.js';
 import { parseInput } from '../../domain/validate.js';
-import { createWorkspaceInput } from '../../services/workspaces.js';
+import { createWorkspaceInput } from '../../services/workspaces/index.js';
 import { defineTool } from '../tool.js';
 
 /** Workspace management and writing assistance. */

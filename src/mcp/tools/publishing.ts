@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseInput } from '../../domain/validate.js';
-import { resolveConflictInput } from '../../services/sync-conflicts.js';
-import { createVersionInput, listVersionsInput } from '../../services/versions.js';
+import { resolveConflictInput } from '../../services/sync/index.js';
+import { createVersionInput, listVersionsInput } from '../../services/publishing/index.js';
 import { defineTool, pageArgs } from '../tool.js';
 
 /** The quality issues a reader meets as a link that goes nowhere (or nowhere certain). */

@@ -1,0 +1,354 @@
+import type { Kysely } from 'kysely';
+import { ulid } from 'ulid';
+import { z } from 'zod';
+import type { Actor } from '../../domain/actor.js';
+import { normalizePagePath } from '../../domain/paths.js';
+import { atLeast, CAN, type Requirement, type Role } from '../../domain/policy.js';
+import { forbidden, invalid, notFound } from '../../errors.js';
+import { renderComment } from '../../render/markdown-loader.js';
+import type { Store } from '../../store/database.js';
+import type { Database, WorkspaceRow } from '../../store/schema.js';
+import type { AccessService } from '../access.js';
+import { record } from '../activity.js';
+import type { Clock } from '../../lib/clock.js';
+import { effectiveRole } from './members.js';
+
+const body = z
+  .string({ error: 'body is required' })
+  .max(20_000, 'body must be at most 20000 characters')
+  .refine((b) => b.trim().length > 0, 'body must not be empty');
+
+export const createCommentInput = z.object({
+  page: z.string({ error: 'page is required' }).min(1, 'page is required').max(1100),
+  body,
+  parent_id: z.string().max(40).nullable().optional(),
+});
+
+export const updateCommentInput = z.object({ body });
+
+export const listCommentsInput = z.object({
+  page: z.string().min(1).max(1100).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  cursor: z.string().max(40).optional(),
+});
+
+export interface UserRef {
+  id: string;
+  name: string;
+  handle: string;
+}
+
+/** CONTRACT.md part 3's comment record, plus its rendered body. */
+export interface CommentRecord {
+  id: string;
+  /** The page's current path (comments are keyed by page_id and follow moves). */
+  page: string;
+  body: string;
+  body_html: string;
+  author: UserRef;
+  parent_id: string | null;
+  mentions: UserRef[];
+  resolved: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A thread: its root comment with the replies in the order they were written. */
+export type CommentThread = CommentRecord & { replies: CommentRecord[] };
+
+const MAX_MENTIONS = 50;
+
+/**
+ * `@handle` mentions in a Markdown body, lower-cased and de-duplicated. Code
+ * spans and fenced blocks are skipped (`@decorator` in code is no mention),
+ * and so are email addresses (`a@b.c`).
+ */
+export function parseMentions(markdown: string): string[] {
+  const text = markdown.replace(/(^|\n)(```|~~~)[\s\S]*?(\n\2|$)/g, '\n').replace(/`[^`\n]*`/g, ' ');
+  const handles = new Set<string>();
+  for (const match of text.matchAll(/(^|[^A-Za-z0-9_.@/-])@([a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/gi)) {
+    handles.add(match[2]!.toLowerCase());
+    if (handles.size >= MAX_MENTIONS) break;
+  }
+  return [...handles];
+}
+
+/** Comments joined with their page's current path and their author. */
+function commentQuery(db: Kysely<Database>) {
+  return db
+    .selectFrom('comments')
+    .innerJoin('pages', 'pages.id', 'comments.page_id')
+    .innerJoin('users', 'users.id', 'comments.author_id')
+    .selectAll('comments')
+    .select([
+      'pages.path as page_path',
+      'pages.restricted as page_restricted',
+      'users.name as author_name',
+      'users.handle as author_handle',
+    ]);
+}
+
+type CommentRow = Awaited<ReturnType<ReturnType<typeof commentQuery>['execute']>>[number];
+
+/**
+ * Page comments and threads (SPEC.md 4.5). Reading needs read access;
+ * commenting the commenter role; resolving the editor role. Authors edit
+ * their own comments; authors and admins delete them.
+ */
+export function createComments(deps: { store: Store; clock: Clock; access: AccessService }) {
+  const db = deps.store.db;
+
+  const baseQuery = () => commentQuery(db);
+
+  async function mentionRefs(rows: CommentRow[]): Promise<Map<string, UserRef>> {
+    const ids = [...new Set(rows.flatMap((r) => JSON.parse(r.mentions) as string[]))];
+    if (ids.length === 0) return new Map();
+    const users = await db
+      .selectFrom('users')
+      .select(['id', 'name', 'handle'])
+      .where('id', 'in', ids)
+      .execute();
+    return new Map(users.map((u) => [u.id, u]));
+  }
+
+  async function present(rows: CommentRow[]): Promise<CommentRecord[]> {
+    const refs = await mentionRefs(rows);
+    const bodiesHtml = await Promise.all(rows.map((r) => renderComment(r.body)));
+    return rows.map((r, i) => ({
+      id: r.id,
+      page: r.page_path,
+      body: r.body,
+      body_html: bodiesHtml[i]!,
+      author: { id: r.author_id, name: r.author_name, handle: r.author_handle },
+      parent_id: r.parent_id,
+      mentions: (JSON.parse(r.mentions) as string[]).flatMap((id) => {
+        const ref = refs.get(id);
+        return ref ? [ref] : [];
+      }),
+      resolved: r.resolved === 1,
+      created_at: r.created_at,
+      updated_at: r.updated_at,
+    }));
+  }
+
+  async function one(id: string): Promise<CommentRecord> {
+    const row = await baseQuery().where('comments.id', '=', id).executeTakeFirst();
+    if (!row) throw notFound('Comment');
+    return (await present([row]))[0]!;
+  }
+
+  /** The workspace's members among the mentioned handles, as user ids. */
+  async function resolveMentions(workspace: WorkspaceRow, markdown: string): Promise<string[]> {
+    const handles = parseMentions(markdown);
+    if (handles.length === 0) return [];
+    const users = await db.selectFrom('users').select(['id']).where('handle', 'in', handles).execute();
+    const members: string[] = [];
+    for (const u of users) if (await effectiveRole(db, workspace, u.id)) members.push(u.id);
+    return members;
+  }
+
+  /** The page at `path` (or moved from it) that the caller may see; 404 otherwise. */
+  async function findPage(workspace: WorkspaceRow, role: Role, path: string) {
+    const canonical = normalizePagePath(path);
+    let page = await db
+      .selectFrom('pages')
+      .select(['id', 'path', 'restricted'])
+      .where('workspace_id', '=', workspace.id)
+      .where('path', '=', canonical)
+      .executeTakeFirst();
+    if (!page) {
+      const alias = await db
+        .selectFrom('page_aliases')
+        .select('page_id')
+        .where('workspace_id', '=', workspace.id)
+        .where('old_path', '=', canonical)
+        .executeTakeFirst();
+      if (alias) {
+        page = await db
+          .selectFrom('pages')
+          .select(['id', 'path', 'restricted'])
+          .where('id', '=', alias.page_id)
+          .where('workspace_id', '=', workspace.id)
+          .executeTakeFirst();
+      }
+    }
+    // Strict-mode pages with invalid frontmatter are for admins only (SPEC.md part 3).
+    if (!page || (page.restricted === 1 && !atLeast(role, 'admin'))) throw notFound('Page');
+    return page;
+  }
+
+  /** Loads a comment and checks `need` in its workspace (404 when the caller cannot read it). */
+  async function authorizeOn(actor: Actor, id: string, need: Requirement) {
+    const row = await db.selectFrom('comments').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw notFound('Comment');
+    const { workspace, role } = await deps.access.require(actor, row.workspace_id, need);
+    const page = await db
+      .selectFrom('pages')
+      .select(['path', 'restricted'])
+      .where('id', '=', row.page_id)
+      .executeTakeFirst();
+    if (!page || (page.restricted === 1 && !atLeast(role, 'admin'))) throw notFound('Comment');
+    return { row, workspace, role, path: page.path };
+  }
+
+  async function setResolved(actor: Actor, id: string, resolved: boolean): Promise<CommentRecord> {
+    const { row, workspace, path } = await authorizeOn(actor, id, CAN.edit);
+    // Resolution belongs to the thread, so resolving a reply resolves its root.
+    const rootId = row.parent_id ?? row.id;
+    const now = deps.clock.now().toISOString();
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('comments')
+        .set({
+          resolved: resolved ? 1 : 0,
+          resolved_by: resolved ? actor.userId : null,
+          resolved_at: resolved ? now : null,
+        })
+        .where('id', '=', rootId)
+        .execute();
+      await record(trx, {
+        workspaceId: workspace.id,
+        action: resolved ? 'comment_resolved' : 'comment_reopened',
+        path,
+        pageId: row.page_id,
+        actorId: actor.userId,
+        details: { comment_id: rootId },
+        at: now,
+      });
+    });
+    return one(rootId);
+  }
+
+  return {
+    /**
+     * Threads of one page (`page`, a path) or of the whole workspace, oldest
+     * first, `limit` threads at a time; `next_cursor` is the last thread's id.
+     */
+    async list(actor: Actor, workspaceId: string, input: z.infer<typeof listCommentsInput>) {
+      const { workspace, role } = await deps.access.require(actor, workspaceId, CAN.read);
+      let query = baseQuery()
+        .where('comments.workspace_id', '=', workspace.id)
+        .where('comments.parent_id', 'is', null);
+      if (input.page)
+        query = query.where('comments.page_id', '=', (await findPage(workspace, role, input.page)).id);
+      if (!atLeast(role, 'admin')) query = query.where('pages.restricted', '=', 0);
+      if (input.cursor) query = query.where('comments.id', '>', input.cursor);
+      const roots = await query
+        .orderBy('comments.id')
+        .limit(input.limit + 1)
+        .execute();
+      const shown = roots.slice(0, input.limit);
+      const replies = shown.length
+        ? await baseQuery()
+            .where(
+              'comments.parent_id',
+              'in',
+              shown.map((r) => r.id),
+            )
+            .orderBy('comments.id')
+            .execute()
+        : [];
+      const records = await present([...shown, ...replies]);
+      const threads: CommentThread[] = records.slice(0, shown.length).map((root) => ({
+        ...root,
+        replies: records.slice(shown.length).filter((r) => r.parent_id === root.id),
+      }));
+      return {
+        data: threads,
+        next_cursor: roots.length > input.limit ? (shown[shown.length - 1]?.id ?? null) : null,
+      };
+    },
+
+    /**
+     * Adds a comment to an existing page, or a reply to a thread on it (a
+     * reply to a reply joins the same thread). Mentions of workspace members
+     * are resolved; other `@words` stay plain text.
+     */
+    async create(actor: Actor, workspaceId: string, input: z.infer<typeof createCommentInput>) {
+      const { workspace, role } = await deps.access.require(actor, workspaceId, CAN.comment);
+      const page = await findPage(workspace, role, input.page);
+      let parentId: string | null = null;
+      if (input.parent_id) {
+        const parent = await db
+          .selectFrom('comments')
+          .select(['id', 'parent_id', 'page_id'])
+          .where('id', '=', input.parent_id)
+          .where('workspace_id', '=', workspace.id)
+          .executeTakeFirst();
+        if (!parent || parent.page_id !== page.id) {
+          throw invalid('parent_id', 'parent_id must be a comment on the same page');
+        }
+        parentId = parent.parent_id ?? parent.id;
+      }
+      const mentions = await resolveMentions(workspace, input.body);
+      const now = deps.clock.now().toISOString();
+      const id = ulid();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('comments')
+          .values({
+            id,
+            workspace_id: workspace.id,
+            page_id: page.id,
+            parent_id: parentId,
+            author_id: actor.userId,
+            body: input.body,
+            mentions: JSON.stringify(mentions),
+            resolved: 0,
+            resolved_by: null,
+            resolved_at: null,
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
+        await record(trx, {
+          workspaceId: workspace.id,
+          action: 'comment_created',
+          path: page.path,
+          pageId: page.id,
+          actorId: actor.userId,
+          details: { comment_id: id, parent_id: parentId, mentions },
+          at: now,
+        });
+      });
+      return one(id);
+    },
+
+    /** Edits the body of the caller's own comment (403 for anyone else's). */
+    async update(actor: Actor, id: string, input: z.infer<typeof updateCommentInput>) {
+      const { row, workspace } = await authorizeOn(actor, id, CAN.comment);
+      if (row.author_id !== actor.userId) throw forbidden('Only the author can edit a comment');
+      const mentions = await resolveMentions(workspace, input.body);
+      await db
+        .updateTable('comments')
+        .set({
+          body: input.body,
+          mentions: JSON.stringify(mentions),
+          updated_at: deps.clock.now().toISOString(),
+        })
+        .where('id', '=', id)
+        .execute();
+      return one(id);
+    },
+
+    /** Deletes a comment (its author, or an admin); deleting a thread's root deletes its replies. */
+    async remove(actor: Actor, id: string): Promise<void> {
+      const { row, role } = await authorizeOn(actor, id, CAN.deleteOwnComment);
+      if (row.author_id !== actor.userId && !atLeast(role, 'admin')) {
+        throw forbidden('Only the author or an admin can delete a comment');
+      }
+      await db
+        .deleteFrom('comments')
+        .where((eb) => eb.or([eb('id', '=', id), eb('parent_id', '=', id)]))
+        .execute();
+    },
+
+    /** Marks the comment's thread resolved (editor or higher). */
+    resolve: (actor: Actor, id: string) => setResolved(actor, id, true),
+
+    /** Reopens the comment's thread (editor or higher). */
+    unresolve: (actor: Actor, id: string) => setResolved(actor, id, false),
+  };
+}
+
+export type CommentsService = ReturnType<typeof createComments>;

@@ -1,0 +1,9 @@
+/**
+ * Collaboration: members and their roles, invitations, share links, comments, and the
+ * plan limits on seats that the Cloud edition replaces.
+ */
+export { createComments, createCommentInput, listCommentsInput, updateCommentInput } from './comments.js';
+export { acceptInvitationInput, createInvitationInput, createInvitations } from './invitations.js';
+export { changeRoleInput, createMembers, listInput } from './members.js';
+export { communityPlanLimits, type PlanLimits } from './plan-limits.js';
+export { createShareLinkInput, createShareLinks } from './share-links.js';

@@ -1,0 +1,211 @@
+import crypto from 'node:crypto';
+import { ulid } from 'ulid';
+import { z } from 'zod';
+import { API_KEY_SCOPES, type Actor, type ApiKeyScope } from '../../domain/actor.js';
+import { requireScope } from '../../domain/policy.js';
+import { AppError, forbidden, invalid, notFound } from '../../errors.js';
+import type { Store } from '../../store/database.js';
+import type { Clock } from '../../lib/clock.js';
+import { randomToken } from '../../lib/secrets.js';
+
+/** SPEC.md's exact prefix of every API key. */
+export const API_KEY_PREFIX = 'svc_live_';
+const DEFAULT_SCOPES: ApiKeyScope[] = ['read', 'write', 'delete'];
+
+export const createApiKeyInput = z.object({
+  name: z.string().trim().min(1, 'Name is required').max(100),
+  scopes: z.array(z.enum(API_KEY_SCOPES)).min(1).max(5).optional(),
+  expires_at: z.number().int().positive().nullable().optional(),
+  /** Handle of the organization whose workspaces the key acts in; the caller's own by default. */
+  org: z.string().trim().min(1).max(100).optional(),
+});
+
+export interface ApiKeyRecord {
+  id: string;
+  name: string;
+  /** Handle of the organization whose workspaces the key acts in. */
+  org: string;
+  prefix: string;
+  scopes: ApiKeyScope[];
+  expires_at: number | null;
+  last_used_at: string | null;
+  created_at: string;
+}
+
+/**
+ * API keys: the full key is shown once; only an HMAC-SHA256 of it with the
+ * instance's pepper is stored, so neither a database leak nor a log can
+ * reveal a usable key.
+ */
+export function createApiKeys(store: Store, clock: Clock, pepper: string) {
+  const db = store.db;
+  const digest = (key: string) => crypto.createHmac('sha256', pepper).update(key).digest('hex');
+
+  function newKey() {
+    const key = API_KEY_PREFIX + randomToken(32);
+    return { key, prefix: key.slice(0, API_KEY_PREFIX.length + 6), hash: digest(key) };
+  }
+
+  const present = (row: {
+    id: string;
+    name: string;
+    org_handle: string;
+    prefix: string;
+    scopes: string;
+    expires_at: number | string | null;
+    last_used_at: string | null;
+    created_at: string;
+  }): ApiKeyRecord => ({
+    id: row.id,
+    name: row.name,
+    org: row.org_handle,
+    prefix: row.prefix,
+    scopes: JSON.parse(row.scopes) as ApiKeyScope[],
+    expires_at: row.expires_at === null ? null : Number(row.expires_at),
+    last_used_at: row.last_used_at,
+    created_at: row.created_at,
+  });
+
+  const withOrg = () =>
+    db
+      .selectFrom('api_keys')
+      .innerJoin('orgs', 'orgs.id', 'api_keys.org_id')
+      .selectAll('api_keys')
+      .select('orgs.handle as org_handle');
+
+  async function own(actor: Actor, id: string) {
+    const row = await withOrg()
+      .where('api_keys.id', '=', id)
+      .where('api_keys.user_id', '=', actor.userId)
+      .executeTakeFirst();
+    if (!row) throw notFound('API key');
+    return row;
+  }
+
+  /**
+   * The organization a new key acts in: the caller's own unless `handle` names
+   * another where the user is a member (of the organization or of one of its
+   * workspaces). Roles are not copied into the key: each request is checked
+   * against the user's role there, so the key never exceeds it. A key creating
+   * a key stays inside its own organization.
+   */
+  async function keyOrg(actor: Actor, handle: string | undefined): Promise<{ id: string; handle: string }> {
+    const org = await db
+      .selectFrom('orgs')
+      .select(['id', 'handle'])
+      .where(handle === undefined ? 'id' : 'handle', '=', handle ?? actor.orgId)
+      .executeTakeFirst();
+    if (org && org.id === actor.orgId) return org;
+    if (actor.via === 'api_key') throw forbidden('An API key can only create keys for its own organization');
+    const member =
+      org &&
+      ((await db
+        .selectFrom('org_members')
+        .select('user_id')
+        .where('org_id', '=', org.id)
+        .where('user_id', '=', actor.userId)
+        .executeTakeFirst()) ??
+        (await db
+          .selectFrom('workspace_members')
+          .innerJoin('workspaces', 'workspaces.id', 'workspace_members.workspace_id')
+          .select('workspace_members.user_id')
+          .where('workspaces.org_id', '=', org.id)
+          .where('workspaces.deleted_at', 'is', null)
+          .where('workspace_members.user_id', '=', actor.userId)
+          .executeTakeFirst()));
+    // One answer for unknown handles and foreign ones, so handles cannot be probed.
+    if (!org || !member) throw invalid('org', 'You are not a member of an organization with this handle');
+    return org;
+  }
+
+  return {
+    async create(actor: Actor, input: z.infer<typeof createApiKeyInput>) {
+      requireScope(actor, 'write');
+      const now = clock.now();
+      if (input.expires_at && input.expires_at * 1000 <= now.getTime()) {
+        throw new AppError('VALIDATION_ERROR', 'expires_at must be in the future', {
+          details: { field: 'expires_at' },
+        });
+      }
+      const org = await keyOrg(actor, input.org);
+      const { key, prefix, hash } = newKey();
+      const row = {
+        id: ulid(),
+        user_id: actor.userId,
+        org_id: org.id,
+        name: input.name,
+        prefix,
+        key_hash: hash,
+        scopes: JSON.stringify([...new Set(input.scopes ?? DEFAULT_SCOPES)]),
+        expires_at: input.expires_at ?? null,
+        last_used_at: null,
+        created_at: now.toISOString(),
+      };
+      await db.insertInto('api_keys').values(row).execute();
+      return { ...present({ ...row, org_handle: org.handle }), key };
+    },
+
+    async list(actor: Actor): Promise<ApiKeyRecord[]> {
+      requireScope(actor, 'read');
+      const rows = await withOrg()
+        .where('api_keys.user_id', '=', actor.userId)
+        .orderBy('api_keys.created_at', 'desc')
+        .execute();
+      return rows.map(present);
+    },
+
+    /** Replaces the key's secret; the old value stops working at once. */
+    async rotate(actor: Actor, id: string) {
+      requireScope(actor, 'write');
+      const row = await own(actor, id);
+      const { key, prefix, hash } = newKey();
+      await db.updateTable('api_keys').set({ prefix, key_hash: hash }).where('id', '=', row.id).execute();
+      return { ...present({ ...row, prefix }), key };
+    },
+
+    async remove(actor: Actor, id: string): Promise<void> {
+      requireScope(actor, 'delete');
+      const row = await own(actor, id);
+      await db.deleteFrom('api_keys').where('id', '=', row.id).execute();
+    },
+
+    /** The actor a presented key stands for, or null when it is unknown or expired. */
+    async resolve(key: string): Promise<Actor | null> {
+      if (!key.startsWith(API_KEY_PREFIX)) return null;
+      const hash = digest(key);
+      const row = await db
+        .selectFrom('api_keys')
+        .innerJoin('users', 'users.id', 'api_keys.user_id')
+        .select([
+          'api_keys.id',
+          'api_keys.user_id',
+          'api_keys.org_id',
+          'api_keys.key_hash',
+          'api_keys.scopes',
+        ])
+        .select(['api_keys.expires_at', 'api_keys.last_used_at', 'users.is_platform_owner'])
+        .where('api_keys.key_hash', '=', hash)
+        .executeTakeFirst();
+      if (!row || !crypto.timingSafeEqual(Buffer.from(row.key_hash), Buffer.from(hash))) return null;
+      const now = clock.now();
+      if (row.expires_at !== null && Number(row.expires_at) * 1000 <= now.getTime()) return null;
+      // Last use is informative; writing it at most once a minute keeps reads cheap.
+      if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) > 60_000) {
+        await db
+          .updateTable('api_keys')
+          .set({ last_used_at: now.toISOString() })
+          .where('id', '=', row.id)
+          .execute();
+      }
+      return {
+        userId: row.user_id,
+        orgId: row.org_id,
+        scopes: JSON.parse(row.scopes) as ApiKeyScope[],
+        via: 'api_key',
+        isPlatformOwner: row.is_platform_owner === 1,
+      };
+    },
+  };
+}
+
+export type ApiKeys = ReturnType<typeof createApiKeys>;

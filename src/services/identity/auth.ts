@@ -1,0 +1,278 @@
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import type { Actor } from '../../domain/actor.js';
+import { requireScope } from '../../domain/policy.js';
+import { AppError, conflict, unauthorized } from '../../errors.js';
+import type { Store } from '../../store/database.js';
+import type { Database } from '../../store/schema.js';
+import { createAccount, normalizeEmail } from './accounts.js';
+import type { Clock } from '../../lib/clock.js';
+import { ACCESS_TOKEN_SECONDS, type JwtSigner } from './jwt.js';
+import { checkPasswordPolicy, type PasswordHasher } from './passwords.js';
+import type { JoinStep } from '../collab/invitations.js';
+import type { RegistrationPolicy, RegistrationTokens } from './registration.js';
+import type { ClientInfo, Sessions } from './sessions.js';
+
+export const LOCKOUT_FAILURES = 5;
+export const LOCKOUT_MS = 15 * 60 * 1000;
+
+export const registerInput = z.object({
+  name: z.string().trim().min(1, 'Name is required').max(200),
+  email: z.string().trim().max(320).pipe(z.email('Must be a valid email address')),
+  password: z.string(),
+  terms_accepted: z.literal(true, { error: 'You must accept the terms' }),
+  /** An invitation to a workspace, for the same email; the new user joins it. */
+  invitation_token: z.string().min(1).max(200).optional(),
+  /** A share link's token; the new user joins its workspace. */
+  share_token: z.string().min(1).max(200).optional(),
+});
+
+export const loginInput = z.object({
+  email: z.string().trim().min(1).max(320),
+  password: z.string().min(1).max(4096),
+});
+
+/** Creates the starter workspace of a new organization inside the registration transaction. */
+export type StarterWorkspaceFactory = (
+  trx: Kysely<Database>,
+  owner: { userId: string; orgId: string; now: string },
+) => Promise<void>;
+
+export interface TokenPair {
+  access_token: string;
+  refresh_token: string;
+  expires_in: number;
+  expires_at: string;
+}
+
+export interface AuthDeps {
+  store: Store;
+  clock: Clock;
+  passwords: PasswordHasher;
+  jwt: JwtSigner;
+  sessions: Sessions;
+  createStarterWorkspace: StarterWorkspaceFactory;
+  registration: RegistrationPolicy;
+}
+
+/** Registration, sign-in, token refresh, sign-out and the current user (SPEC.md 4.1, 5.1–5.3). */
+export function createAuthService(deps: AuthDeps) {
+  const { store, clock, passwords, jwt, sessions } = deps;
+  const db = store.db;
+
+  async function issue(
+    userId: string,
+    orgId: string,
+    sessionId: string,
+    refreshToken: string,
+  ): Promise<TokenPair> {
+    const user = await db
+      .selectFrom('users')
+      .select('session_epoch')
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+    const { token, expiresAt } = await jwt.sign({ userId, orgId, sessionId, epoch: user.session_epoch });
+    return {
+      access_token: token,
+      refresh_token: refreshToken,
+      expires_in: ACCESS_TOKEN_SECONDS,
+      expires_at: expiresAt.toISOString(),
+    };
+  }
+
+  /** The organization a user signs in to: the one they own, else the first they joined. */
+  async function homeOrg(userId: string): Promise<string> {
+    const row = await db
+      .selectFrom('org_members')
+      .select('org_id')
+      .where('user_id', '=', userId)
+      .orderBy((eb) => eb.case().when('role', '=', 'superadmin').then(0).else(1).end())
+      .orderBy('created_at')
+      .executeTakeFirst();
+    if (!row) throw unauthorized('This account belongs to no organization');
+    return row.org_id;
+  }
+
+  /** User, organization and starter workspace in one transaction, then a first session. */
+  async function openAccount(
+    input: { name: string; email: string; passwordHash: string | null; join: JoinStep | null },
+    client: ClientInfo,
+  ) {
+    const email = normalizeEmail(input.email);
+    const now = clock.now().toISOString();
+    const taken = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+    if (taken) throw conflict('An account with this email already exists');
+    let created: Awaited<ReturnType<typeof createAccount>>;
+    try {
+      created = await db.transaction().execute(async (trx) => {
+        const account = await createAccount(trx, {
+          name: input.name,
+          email,
+          passwordHash: input.passwordHash,
+          now,
+        });
+        await deps.createStarterWorkspace(trx, { userId: account.user.id, orgId: account.orgId, now });
+        await input.join?.(trx, account.user.id);
+        return account;
+      });
+    } catch (error) {
+      // Two registrations racing for one email: the unique index decides.
+      if (/unique|duplicate/i.test((error as Error).message)) {
+        throw conflict('An account with this email already exists');
+      }
+      throw error;
+    }
+    const { sessionId, refreshToken } = await sessions.start(created.user.id, client);
+    const tokens = await issue(created.user.id, created.orgId, sessionId, refreshToken);
+    return {
+      user: {
+        id: created.user.id,
+        name: created.user.name,
+        email: created.user.email,
+        handle: created.user.handle,
+        role: 'superadmin',
+      },
+      tokens,
+    };
+  }
+
+  return {
+    /**
+     * Creates user, organization and starter workspace in one transaction (with
+     * the membership an invitation or share link grants), then signs in.
+     * REGISTRATION decides who may (see registration.ts).
+     */
+    async register(input: z.infer<typeof registerInput>, client: ClientInfo) {
+      checkPasswordPolicy(input.password);
+      const join = await deps.registration.admit(normalizeEmail(input.email), input);
+      const passwordHash = await passwords.hash(input.password);
+      return openAccount({ name: input.name, email: input.email, passwordHash, join }, client);
+    },
+
+    /**
+     * An account for someone an identity provider vouched for: no password until they
+     * set one. REGISTRATION applies as it does to registering with a password.
+     */
+    async registerExternal(input: { name: string; email: string } & RegistrationTokens, client: ClientInfo) {
+      const join = await deps.registration.admit(normalizeEmail(input.email), input);
+      return openAccount({ name: input.name, email: input.email, passwordHash: null, join }, client);
+    },
+
+    /**
+     * Signs in a user whose identity was proven another way (an identity provider):
+     * the account lockout applies as it does to passwords.
+     */
+    async signIn(userId: string, client: ClientInfo): Promise<TokenPair> {
+      const user = await db
+        .selectFrom('users')
+        .select(['id', 'locked_until'])
+        .where('id', '=', userId)
+        .executeTakeFirst();
+      if (!user) throw unauthorized('This account no longer exists');
+      const now = clock.now();
+      if (user.locked_until && user.locked_until > now.toISOString()) {
+        throw new AppError('RATE_LIMITED', 'Too many failed sign-in attempts; the account is locked', {
+          retryAfter: (Date.parse(user.locked_until) - now.getTime()) / 1000,
+        });
+      }
+      const { sessionId, refreshToken } = await sessions.start(user.id, client);
+      return issue(user.id, await homeOrg(user.id), sessionId, refreshToken);
+    },
+
+    /**
+     * Checks credentials. Unknown emails cost the same argon2 verification as
+     * known ones. The fifth consecutive failure locks the account for 15
+     * minutes; attempts while locked answer 429 with Retry-After.
+     */
+    async login(input: z.infer<typeof loginInput>, client: ClientInfo): Promise<TokenPair> {
+      const now = clock.now();
+      const user = await db
+        .selectFrom('users')
+        .select(['id', 'password_hash', 'failed_logins', 'locked_until'])
+        .where('email', '=', normalizeEmail(input.email))
+        .executeTakeFirst();
+      if (user?.locked_until && user.locked_until > now.toISOString()) {
+        throw new AppError('RATE_LIMITED', 'Too many failed sign-in attempts; the account is locked', {
+          retryAfter: (Date.parse(user.locked_until) - now.getTime()) / 1000,
+        });
+      }
+      const ok = await passwords.verify(user?.password_hash ?? null, input.password);
+      if (!user || !ok) {
+        if (user) {
+          const failures = user.failed_logins + 1;
+          const locked = failures >= LOCKOUT_FAILURES;
+          await db
+            .updateTable('users')
+            .set({
+              failed_logins: locked ? 0 : failures,
+              locked_until: locked ? new Date(now.getTime() + LOCKOUT_MS).toISOString() : null,
+            })
+            .where('id', '=', user.id)
+            .execute();
+        }
+        throw unauthorized('Invalid email or password');
+      }
+      await db
+        .updateTable('users')
+        .set({ failed_logins: 0, locked_until: null })
+        .where('id', '=', user.id)
+        .execute();
+      const { sessionId, refreshToken } = await sessions.start(user.id, client);
+      return issue(user.id, await homeOrg(user.id), sessionId, refreshToken);
+    },
+
+    /** Rotates a refresh token into a new pair (SPEC.md part 3). */
+    async refresh(refreshToken: string | undefined, client: ClientInfo): Promise<TokenPair> {
+      // CONTRACT.md part 3: a failed refresh is 401, a missing token included.
+      if (!refreshToken) throw unauthorized('A refresh token is required');
+      const rotated = await sessions.rotate(refreshToken, client);
+      return issue(rotated.userId, await homeOrg(rotated.userId), rotated.sessionId, rotated.refreshToken);
+    },
+
+    /** Ends every session of the user on every device; their access tokens stop working. */
+    async logout(actor: Actor): Promise<void> {
+      // A POST: a read-only (or delete-only) API key must not sign its user out everywhere.
+      requireScope(actor, 'write');
+      await sessions.revokeAll(actor.userId);
+    },
+
+    async me(actor: Actor) {
+      const user = await db
+        .selectFrom('users')
+        .select(['id', 'name', 'email', 'handle', 'is_platform_owner'])
+        .where('id', '=', actor.userId)
+        .executeTakeFirst();
+      if (!user) throw unauthorized();
+      const org = await db
+        .selectFrom('orgs')
+        .innerJoin('org_members', 'org_members.org_id', 'orgs.id')
+        .select(['orgs.id', 'orgs.handle', 'orgs.name', 'org_members.role'])
+        .where('orgs.id', '=', actor.orgId)
+        .where('org_members.user_id', '=', actor.userId)
+        .executeTakeFirst();
+      return {
+        id: user.id,
+        name: user.name,
+        email: user.email,
+        handle: user.handle,
+        role: org?.role ?? 'viewer',
+        platform_owner: user.is_platform_owner === 1,
+        org: org ? { id: org.id, handle: org.handle, name: org.name } : null,
+      };
+    },
+
+    async listSessions(actor: Actor, currentSessionId?: string) {
+      const rows = await sessions.list(actor.userId);
+      return rows.map((s) => ({
+        id: s.id,
+        device: s.device,
+        ip: s.ip,
+        created_at: s.created_at,
+        last_active_at: s.last_active_at,
+        current: s.id === currentSessionId,
+      }));
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

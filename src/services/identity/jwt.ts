@@ -1,0 +1,110 @@
+import crypto from 'node:crypto';
+import { promisify } from 'node:util';
+import {
+  calculateJwkThumbprint,
+  exportJWK,
+  importPKCS8,
+  jwtVerify,
+  SignJWT,
+  type CryptoKey,
+  type KeyObject,
+} from 'jose';
+import { unauthorized } from '../../errors.js';
+import type { Clock } from '../../lib/clock.js';
+import { loadOrCreateSecretFile } from '../../lib/secrets.js';
+
+/** SPEC.md 5.1: access tokens live 15 minutes. */
+export const ACCESS_TOKEN_SECONDS = 900;
+
+export interface AccessClaims {
+  userId: string;
+  orgId: string;
+  sessionId: string;
+  /** The user's session epoch when issued; a later logout bumps it and the token dies. */
+  epoch: number;
+}
+
+/**
+ * Signs and verifies RS256 access tokens with the key at JWT_KEY_PATH,
+ * generated (mode 0600) at first start. Deleting the file and restarting
+ * therefore invalidates every token ever issued, and (through `keyId`) every session.
+ */
+export function createJwtSigner(keyPath: string, clock: Clock) {
+  // Loaded (or generated, on a worker thread) in the background so a first
+  // start does not wait for RSA key generation before it can answer.
+  const keys = loadOrCreateSecretFile(keyPath, generatePrivateKeyPem).then(async (pem) => {
+    const publicKey = crypto.createPublicKey(pem);
+    return {
+      privateKey: (await importPKCS8(pem, 'RS256')) as CryptoKey | KeyObject,
+      publicKey,
+      keyId: await calculateJwkThumbprint(await exportJWK(publicKey), 'sha256'),
+    };
+  });
+  keys.catch(() => undefined); // surfaced by ready() and by the first sign/verify
+
+  return {
+    /** Resolves once the key is loaded; rejects when it cannot be read or written. */
+    ready: async (): Promise<void> => {
+      await keys;
+    },
+
+    /**
+     * The key's RFC 7638 thumbprint. Sessions record it, so a new key file ends
+     * the refresh tokens issued under the old one, not only its access tokens.
+     */
+    keyId: async (): Promise<string> => (await keys).keyId,
+
+    async sign(claims: AccessClaims): Promise<{ token: string; expiresAt: Date }> {
+      const { privateKey, keyId } = await keys;
+      const iat = Math.floor(clock.now().getTime() / 1000);
+      const token = await new SignJWT({ org: claims.orgId, sid: claims.sessionId, epoch: claims.epoch })
+        .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: keyId })
+        .setSubject(claims.userId)
+        .setIssuedAt(iat)
+        .setExpirationTime(iat + ACCESS_TOKEN_SECONDS)
+        .sign(privateKey);
+      return { token, expiresAt: new Date((iat + ACCESS_TOKEN_SECONDS) * 1000) };
+    },
+
+    /** Verifies signature and expiry (which must be present); throws 401 for anything else. */
+    async verify(token: string): Promise<AccessClaims> {
+      const { publicKey } = await keys;
+      try {
+        const { payload } = await jwtVerify(token, publicKey, {
+          algorithms: ['RS256'],
+          currentDate: clock.now(),
+          // A token without an expiry would live forever, even though the key signed it.
+          requiredClaims: ['exp'],
+        });
+        if (
+          typeof payload.sub !== 'string' ||
+          typeof payload.org !== 'string' ||
+          typeof payload.sid !== 'string'
+        ) {
+          throw new Error('missing claims');
+        }
+        return {
+          userId: payload.sub,
+          orgId: payload.org,
+          sessionId: payload.sid,
+          epoch: Number(payload.epoch ?? -1),
+        };
+      } catch {
+        throw unauthorized('Invalid or expired access token');
+      }
+    },
+  };
+}
+
+export type JwtSigner = ReturnType<typeof createJwtSigner>;
+
+const generateKeyPair = promisify(crypto.generateKeyPair);
+
+async function generatePrivateKeyPem(): Promise<string> {
+  const { privateKey } = await generateKeyPair('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  });
+  return privateKey;
+}

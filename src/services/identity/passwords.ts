@@ -1,0 +1,49 @@
+import { hash, verify } from '@node-rs/argon2';
+import { invalid } from '../../errors.js';
+
+export interface Argon2Cost {
+  memoryCost: number;
+  timeCost: number;
+  parallelism: number;
+}
+
+/** SPEC.md 5.2: 8 to 1024 characters, no character-class rules. */
+export function checkPasswordPolicy(password: string, field = 'password'): void {
+  const length = [...password].length;
+  if (length < 8) throw invalid(field, 'Password must be at least 8 characters');
+  if (length > 1024) throw invalid(field, 'Password must be at most 1024 characters');
+}
+
+/** argon2id with the configured cost, a 16-byte salt and a 32-byte key (SPEC.md 5.2). */
+export function createPasswordHasher(cost: Argon2Cost) {
+  const options = {
+    algorithm: 2 as const, // Algorithm.Argon2id (a const enum, so spelled out)
+    memoryCost: cost.memoryCost,
+    timeCost: cost.timeCost,
+    parallelism: cost.parallelism,
+    outputLen: 32,
+  };
+  // Verified against when the email is unknown, so both answers take as long.
+  // Made on first need: hashing at start would cost start-up time and memory.
+  let decoy: Promise<string> | null = null;
+
+  return {
+    hash: (password: string): Promise<string> => hash(password, options),
+
+    /** Verifies; with a null hash it spends the same time and answers false. */
+    async verify(passwordHash: string | null, password: string): Promise<boolean> {
+      try {
+        if (passwordHash === null) {
+          decoy ??= hash('folio-decoy-password', options);
+          await verify(await decoy, password);
+          return false;
+        }
+        return await verify(passwordHash, password);
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+export type PasswordHasher = ReturnType<typeof createPasswordHasher>;

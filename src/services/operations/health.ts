@@ -1,0 +1,95 @@
+import fs from 'node:fs/promises';
+import type { Store } from '../../store/database.js';
+
+/** Free space under which the data directory is reported as low (SPEC.md part 8). */
+export const LOW_DISK_BYTES = 1024 ** 3;
+
+export interface CheckResult {
+  status: 'ok' | 'warn' | 'fail';
+  [detail: string]: unknown;
+}
+
+export interface Readiness {
+  ready: boolean;
+  checks: {
+    database: CheckResult;
+    git: CheckResult;
+    commits: CheckResult;
+    outbox: CheckResult;
+    disk: CheckResult;
+  };
+}
+
+export interface HealthDeps {
+  store: Store;
+  dataDir: string;
+  gitVersion: () => Promise<string | null>;
+  /** Workspaces whose last commit failed (their edits are on disk but not in git). */
+  commitFailures?: () => Array<{ workspace_id: string; error: string; since: string }>;
+}
+
+/**
+ * What `/api/ready` reports. The database and the git binary decide readiness. Workspaces
+ * whose commits fail are named as a warning, like the outbox backlog and free disk space:
+ * the instance still serves and saves every workspace (the files are written), and taking
+ * it out of a load balancer for one workspace's history would stop all of them.
+ */
+export function createHealthService(deps: HealthDeps) {
+  async function database(): Promise<CheckResult> {
+    try {
+      await deps.store.ping();
+      return { status: 'ok', dialect: deps.store.dialect };
+    } catch (error) {
+      return { status: 'fail', dialect: deps.store.dialect, error: (error as Error).message };
+    }
+  }
+
+  async function git(): Promise<CheckResult> {
+    const version = await deps.gitVersion();
+    return version ? { status: 'ok', version } : { status: 'fail', error: 'git binary not found on PATH' };
+  }
+
+  async function outbox(): Promise<CheckResult> {
+    try {
+      const row = await deps.store.db
+        .selectFrom('outbox')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('sent_at', 'is', null)
+        .executeTakeFirst();
+      return { status: 'ok', backlog: Number(row?.n ?? 0) };
+    } catch (error) {
+      return { status: 'fail', error: (error as Error).message };
+    }
+  }
+
+  /** Free bytes on the data directory's file system, or null when unknown. */
+  async function freeDiskBytes(): Promise<number | null> {
+    try {
+      const stats = await fs.statfs(deps.dataDir);
+      return stats.bavail * stats.bsize;
+    } catch {
+      return null;
+    }
+  }
+
+  return {
+    freeDiskBytes,
+
+    async readiness(): Promise<Readiness> {
+      const [db, gitCheck, box, free] = await Promise.all([database(), git(), outbox(), freeDiskBytes()]);
+      const disk: CheckResult =
+        free === null
+          ? { status: 'warn', error: 'free space unknown' }
+          : { status: free < LOW_DISK_BYTES ? 'warn' : 'ok', free_bytes: free };
+      const failing = deps.commitFailures?.() ?? [];
+      const commits: CheckResult =
+        failing.length === 0 ? { status: 'ok' } : { status: 'warn', failing_workspaces: failing };
+      return {
+        ready: db.status === 'ok' && gitCheck.status === 'ok',
+        checks: { database: db, git: gitCheck, commits, outbox: box, disk },
+      };
+    },
+  };
+}
+
+export type HealthService = ReturnType<typeof createHealthService>;

@@ -1,0 +1,159 @@
+import type { Transporter } from 'nodemailer';
+import { ulid } from 'ulid';
+import type { Kysely } from 'kysely';
+import type { Logger } from '../../logger.js';
+import type { Store } from '../../store/database.js';
+import type { Database } from '../../store/schema.js';
+import type { Clock } from '../../lib/clock.js';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** After this many failed attempts a mail stays in the outbox, visible in the backlog, untried. */
+export const MAX_MAIL_ATTEMPTS = 10;
+
+/**
+ * A persistent outbox: mail is a row written in the same transaction as the
+ * change that caused it, and a worker delivers it with retries. Nothing is
+ * lost when the SMTP server is down or Folio restarts.
+ */
+export function createOutbox(store: Store, clock: Clock, enabled: boolean) {
+  let kick: () => void = () => {};
+  return {
+    /** Whether mail is configured (SMTP_URL); without it nothing is queued or sent. */
+    enabled,
+    onEnqueue(listener: () => void) {
+      kick = listener;
+    },
+    /**
+     * Wakes the worker. Call it after committing a transaction that enqueued
+     * mail: the wake-up inside `enqueue` runs before that commit, and on
+     * PostgreSQL the worker's own connection cannot see the row yet.
+     */
+    wake() {
+      if (enabled) kick();
+    },
+    async enqueue(mail: Mail, trx: Kysely<Database> = store.db): Promise<void> {
+      if (!enabled) return;
+      const now = clock.now().toISOString();
+      await trx
+        .insertInto('outbox')
+        .values({
+          id: ulid(),
+          to_address: mail.to,
+          subject: mail.subject,
+          text_body: mail.text,
+          attempts: 0,
+          next_attempt_at: now,
+          sent_at: null,
+          last_error: null,
+          created_at: now,
+        })
+        .execute();
+      kick();
+    },
+  };
+}
+
+export type Outbox = ReturnType<typeof createOutbox>;
+
+/** Delivers the outbox through SMTP, backing off exponentially per mail (30 s doubling, at most 1 h). */
+export async function createMailWorker(deps: {
+  store: Store;
+  clock: Clock;
+  smtpUrl: string;
+  from: string;
+  logger: Logger;
+  transport?: Transporter;
+}) {
+  // nodemailer is loaded only when mail is configured.
+  const transport = deps.transport ?? (await import('nodemailer')).default.createTransport(deps.smtpUrl);
+  const db = deps.store.db;
+  let running: Promise<void> | null = null;
+  let timer: NodeJS.Timeout | null = null;
+
+  async function drainOnce(): Promise<void> {
+    const now = deps.clock.now();
+    const due = await db
+      .selectFrom('outbox')
+      .selectAll()
+      .where('sent_at', 'is', null)
+      .where('attempts', '<', MAX_MAIL_ATTEMPTS)
+      .where('next_attempt_at', '<=', now.toISOString())
+      .orderBy('created_at')
+      .limit(20)
+      .execute();
+    for (const mail of due) {
+      try {
+        await transport.sendMail({
+          from: deps.from,
+          to: mail.to_address,
+          subject: mail.subject,
+          text: mail.text_body,
+        });
+        await db
+          .updateTable('outbox')
+          .set({ sent_at: deps.clock.now().toISOString() })
+          .where('id', '=', mail.id)
+          .execute();
+      } catch (error) {
+        const attempts = mail.attempts + 1;
+        const backoff = Math.min(3_600_000, 30_000 * 2 ** (attempts - 1));
+        await db
+          .updateTable('outbox')
+          .set({
+            attempts,
+            next_attempt_at: new Date(now.getTime() + backoff).toISOString(),
+            last_error: (error as Error).message.slice(0, 500),
+          })
+          .where('id', '=', mail.id)
+          .execute();
+        deps.logger.warn(
+          { mail_id: mail.id, attempts, err: (error as Error).message },
+          'mail delivery failed',
+        );
+      }
+    }
+  }
+
+  // A wake-up during a run may concern mail that run's query did not see, so one more run follows.
+  let rerun = false;
+
+  /** Drains what is due; a call during a run shares it and schedules one more run after it. */
+  const drain = (): Promise<void> => {
+    if (running) {
+      rerun = true;
+      return running;
+    }
+    running = drainOnce().finally(() => {
+      running = null;
+      if (rerun) {
+        rerun = false;
+        void drain().catch(() => undefined);
+      }
+    });
+    return running;
+  };
+
+  return {
+    drain,
+    start(intervalMs = 5000) {
+      timer = setInterval(() => void drain().catch(() => undefined), intervalMs);
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      rerun = false;
+      await running;
+      // A rerun may have begun as the last run ended.
+      rerun = false;
+      await running;
+      transport.close();
+    },
+  };
+}
+
+export type MailWorker = Awaited<ReturnType<typeof createMailWorker>>;

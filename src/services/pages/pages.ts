@@ -1,0 +1,390 @@
+import { ulid } from 'ulid';
+import { z } from 'zod';
+import type { Actor } from '../../domain/actor.js';
+import {
+  canonicalFrontmatter,
+  contentHash,
+  frontmatterHash,
+  MAX_FRONTMATTER_DEPTH,
+  nestsDeeperThan,
+  parsePageFile,
+} from '../../domain/frontmatter.js';
+import { patchFrontmatterText } from '../../domain/frontmatter-patch.js';
+import { CAN } from '../../domain/policy.js';
+import { AppError, conflict, invalid } from '../../errors.js';
+import type { PageRow } from '../../store/schema.js';
+import { actorIdOf, record } from '../activity.js';
+import { createPageContext, type Located, type PagesDeps, replaceBody } from './context.js';
+import {
+  indexForSearch,
+  type PageObject,
+  parseTags,
+  presentPage,
+  rowFor,
+  saveRow,
+  titleFromPath,
+} from './page-object.js';
+import { movePage } from './moves.js';
+import { pageTree, reorderPages } from './tree.js';
+
+export type { PagesDeps } from './context.js';
+
+const tags = z.array(z.string().trim().min(1, 'Tags must not be empty').max(100)).max(100);
+
+/**
+ * The Markdown body of a write: `body`, or `content` as a page read answers it, so a client
+ * may send back what it read. Giving both with different text is refused.
+ */
+const markdownBody = {
+  body: z.string().optional(),
+  content: z.string().optional(),
+};
+
+function bodyFromAlias<T extends { body?: string | undefined; content?: string | undefined }>(
+  input: T,
+  ctx: z.RefinementCtx,
+): Omit<T, 'content'> {
+  const { content, ...rest } = input;
+  if (content !== undefined && rest.body !== undefined && content !== rest.body) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['content'],
+      message: 'Send the body as body or content, not both',
+    });
+    return z.NEVER;
+  }
+  return { ...rest, body: rest.body ?? content };
+}
+
+// Strict: a misspelt field is refused by name instead of being silently dropped.
+export const createPageInput = z
+  .strictObject({
+    title: z.string({ error: 'Title is required' }).trim().min(1, 'Title is required').max(500),
+    ...markdownBody,
+    description: z.string().max(5000).optional(),
+    publish: z.boolean().optional(),
+    tags: tags.optional(),
+  })
+  .transform(bodyFromAlias);
+
+/**
+ * The frontmatter keys Folio understands are checked; any other key is kept
+ * as given. `null` removes a key (never `title`). `id` is Folio's own: it may
+ * be repeated but not changed.
+ */
+const frontmatterPatch = z
+  .object({
+    id: z.string().optional(),
+    title: z.string().trim().min(1, 'Title must not be empty').max(500).optional(),
+    description: z.string().max(5000).nullable().optional(),
+    tags: tags.nullable().optional(),
+    status: z.enum(['draft', 'published']).nullable().optional(),
+    order: z.number().int().min(-2_147_483_647).max(2_147_483_647).nullable().optional(),
+  })
+  .catchall(z.unknown())
+  .refine((fm) => !nestsDeeperThan(fm, MAX_FRONTMATTER_DEPTH), {
+    message: `Frontmatter must not nest more than ${MAX_FRONTMATTER_DEPTH} levels deep`,
+  });
+
+export const updatePageInput = z
+  .strictObject({
+    ...markdownBody,
+    lastKnownHash: z.string().min(1).max(200).optional(),
+    frontmatter: frontmatterPatch.optional(),
+  })
+  .transform(bodyFromAlias);
+
+export const movePageInput = z.object({ new_path: z.string({ error: 'new_path is required' }).min(1) });
+
+export const movePageAliasInput = z.object({
+  path: z.string({ error: 'path is required' }).min(1),
+  new_path: z.string({ error: 'new_path is required' }).min(1),
+});
+
+/**
+ * Pages: files in the workspace tree are the truth, the `pages` rows their
+ * index. Every write holds the workspace lock across the hash check, the
+ * atomic file write and the one transaction that updates the row, the
+ * activity feed and the search document; events go out after commit.
+ */
+export function createPages(deps: PagesDeps) {
+  const ctx = createPageContext(deps);
+  const { db } = ctx;
+  const { events, clock, searchIndex, lock } = deps;
+
+  /** Writes the page row, its activity and its search document in one transaction. */
+  async function commit(
+    loc: Located,
+    row: PageRow,
+    body: string,
+    exists: boolean,
+    activity: Parameters<typeof record>[1],
+  ) {
+    await db.transaction().execute(async (trx) => {
+      if (!exists) {
+        // A row left at this path by a file removed behind Folio's back would block the insert.
+        await trx
+          .deleteFrom('pages')
+          .where('workspace_id', '=', loc.workspace.id)
+          .where('path', '=', row.path)
+          .execute();
+      }
+      await saveRow(trx, row, exists);
+      await record(trx, activity);
+      await indexForSearch(trx, searchIndex, row, body);
+    });
+  }
+
+  /** Writes a new page file and indexes it; the caller holds the lock and has checked the path is free. */
+  async function create(actor: Actor, loc: Located, fields: Record<string, unknown>, body: string) {
+    const now = clock.now().toISOString();
+    const frontmatter = canonicalFrontmatter({ ...fields, id: ulid() });
+    await ctx.fsWrite(loc.path, () => loc.files.write(loc.path, frontmatter, body));
+    const row = rowFor({
+      id: frontmatter.id as string,
+      workspaceId: loc.workspace.id,
+      path: loc.path,
+      file: { frontmatter, body },
+      previous: undefined,
+      mode: 'lenient',
+      now,
+      updatedBy: actorIdOf(actor),
+    });
+    await commit(loc, row, body, false, {
+      workspaceId: loc.workspace.id,
+      action: 'page_created',
+      path: loc.path,
+      pageId: row.id,
+      actorId: actorIdOf(actor),
+      at: now,
+      details: { title: row.title, content_hash: row.content_hash },
+    });
+    return row;
+  }
+
+  return {
+    /** SPEC.md 4.2 GET: the page at `path`; a restricted page only for admins. */
+    async read(actor: Actor, workspace: string, path: string): Promise<PageObject> {
+      const loc = await ctx.locate(actor, workspace, path, CAN.read);
+      const { file, row } = await ctx.requireVisible(loc, await ctx.current(loc));
+      return presentPage(row, file.body);
+    },
+
+    /** SPEC.md 4.2 POST: creates the page; 409 when a file is already at the path. */
+    async create(
+      actor: Actor,
+      workspace: string,
+      path: string,
+      input: z.infer<typeof createPageInput>,
+    ): Promise<PageObject> {
+      const loc = await ctx.locate(actor, workspace, path, CAN.edit);
+      const row = await lock.run(loc.workspace.id, async () => {
+        const current = await ctx.currentLocked(loc);
+        if (current.file) {
+          throw new AppError('CONFLICT', `A page already exists at ${loc.path}`, {
+            details: { path: loc.path, page_id: current.row?.id ?? null },
+          });
+        }
+        return create(
+          actor,
+          loc,
+          {
+            title: input.title,
+            description: input.description,
+            tags: input.tags && input.tags.length > 0 ? [...new Set(input.tags)] : undefined,
+            status: input.publish ? 'published' : 'draft',
+          },
+          input.body ?? '',
+        );
+      });
+      events.emit('page-created', {
+        workspace_id: loc.workspace.id,
+        path: row.path,
+        actor: actorIdOf(actor),
+      });
+      return presentPage(row, input.body ?? '');
+    },
+
+    /**
+     * SPEC.md 4.2 PUT: replaces the body and merges `frontmatter` into the
+     * page's. An existing page needs `lastKnownHash` equal to its current
+     * content_hash, else 409 naming who changed it and when. A missing page
+     * with no lastKnownHash is created (its title from the path if none is given).
+     */
+    async update(
+      actor: Actor,
+      workspace: string,
+      path: string,
+      input: z.infer<typeof updatePageInput>,
+    ): Promise<{ page: PageObject; created: boolean }> {
+      const loc = await ctx.locate(actor, workspace, path, CAN.edit);
+      const result = await lock.run(loc.workspace.id, async () => {
+        const current = await ctx.currentLocked(loc);
+        if (!current.file) {
+          if (input.lastKnownHash !== undefined) await ctx.requireVisible(loc, current);
+          const fields = mergeFrontmatter(undefined, {}, input.frontmatter);
+          fields.title ??= titleFromPath(loc.path);
+          fields.status ??= 'draft';
+          const row = await create(actor, loc, fields, input.body ?? '');
+          return { row, body: input.body ?? '', created: true, changed: true };
+        }
+        const { file, row } = await ctx.requireVisible(loc, current);
+        if (input.lastKnownHash === undefined) {
+          throw invalid(
+            'lastKnownHash',
+            'lastKnownHash is required to update an existing page; send its content_hash',
+          );
+        }
+        const currentHash = contentHash(file.body);
+        if (input.lastKnownHash !== currentHash) {
+          throw conflict('The page was changed since you read it', {
+            current_hash: currentHash,
+            your_hash: input.lastKnownHash,
+            modified_by: row.updated_by,
+            modified_at: row.updated_at,
+          });
+        }
+        const frontmatter = mergeFrontmatter(
+          row,
+          file.error === undefined ? file.frontmatter : lastGood(row),
+          input.frontmatter,
+        );
+        const body = input.body ?? file.body;
+        const now = clock.now().toISOString();
+        const next = rowFor({
+          id: row.id,
+          workspaceId: loc.workspace.id,
+          path: loc.path,
+          file: { frontmatter, body },
+          previous: row,
+          mode: 'lenient',
+          now,
+          updatedBy: actorIdOf(actor),
+        });
+        const unchanged =
+          file.error === undefined &&
+          next.content_hash === row.content_hash &&
+          next.frontmatter_hash === row.frontmatter_hash;
+        if (unchanged) return { row, body, created: false, changed: false };
+        // The author's frontmatter text (comments, key order, line endings) is kept byte for
+        // byte: a body-only save leaves it alone, a frontmatter change patches just its keys.
+        const text = authorText(file, input.frontmatter, frontmatter);
+        await ctx.fsWrite(loc.path, async () => {
+          if (text !== null) await loc.files.writeRaw(loc.path, replaceBody({ ...file, text }, body));
+          else await loc.files.write(loc.path, frontmatter, body);
+        });
+        await commit(loc, next, body, true, {
+          workspaceId: loc.workspace.id,
+          action: 'page_updated',
+          path: loc.path,
+          pageId: row.id,
+          actorId: actorIdOf(actor),
+          at: now,
+          details: { previous_hash: row.content_hash, content_hash: next.content_hash },
+        });
+        return { row: next, body, created: false, changed: true };
+      });
+      if (result.changed) {
+        const type = result.created ? 'page-created' : 'page-updated';
+        events.emit(type, { workspace_id: loc.workspace.id, path: loc.path, actor: actorIdOf(actor) });
+      }
+      return { page: presentPage(result.row, result.body), created: result.created };
+    },
+
+    /** SPEC.md 4.2 DELETE: removes the file and its index row; the activity feed keeps its history. */
+    async remove(actor: Actor, workspace: string, path: string): Promise<void> {
+      const loc = await ctx.locate(actor, workspace, path, CAN.deletePage);
+      await lock.run(loc.workspace.id, async () => {
+        const { row } = await ctx.requireVisible(loc, await ctx.currentLocked(loc));
+        await loc.files.remove(loc.path);
+        const now = clock.now().toISOString();
+        await db.transaction().execute(async (trx) => {
+          await trx.deleteFrom('pages').where('id', '=', row.id).execute();
+          await trx.deleteFrom('page_aliases').where('page_id', '=', row.id).execute();
+          await searchIndex.remove(trx, row.id);
+          await record(trx, {
+            workspaceId: loc.workspace.id,
+            action: 'page_deleted',
+            path: loc.path,
+            pageId: row.id,
+            actorId: actorIdOf(actor),
+            at: now,
+            details: { title: row.title, content_hash: row.content_hash },
+          });
+        });
+      });
+      events.emit('page-deleted', {
+        workspace_id: loc.workspace.id,
+        path: loc.path,
+        actor: actorIdOf(actor),
+      });
+    },
+
+    /** Moves a page keeping its page_id; see page-moves.ts. */
+    move: (actor: Actor, workspace: string, from: string, to: string) =>
+      movePage(ctx, actor, workspace, from, to),
+
+    /** The workspace's folders and pages as a tree; see tree.ts. */
+    tree: (actor: Actor, workspace: string) => pageTree(ctx, actor, workspace),
+
+    /** Writes `order` into pages of one folder; see tree.ts. */
+    reorder: (actor: Actor, workspace: string, input: Parameters<typeof reorderPages>[3]) =>
+      reorderPages(ctx, actor, workspace, input),
+  };
+}
+
+export type PagesService = ReturnType<typeof createPages>;
+
+/**
+ * The file's text with `patch` applied to the author's own frontmatter, or null when
+ * it must be written out canonically instead (broken YAML, no frontmatter block, or a
+ * patched text that would not read back as `merged`).
+ */
+function authorText(
+  file: { text: string; body: string; error?: string },
+  patch: Record<string, unknown> | undefined,
+  merged: Record<string, unknown>,
+): string | null {
+  if (file.error !== undefined) return null;
+  if (patch === undefined) return file.text;
+  const text = patchFrontmatterText(file.text, patch);
+  if (text === null) return null;
+  const reread = parsePageFile(text);
+  const same = reread.error === undefined && frontmatterHash(reread.frontmatter) === frontmatterHash(merged);
+  return same ? text : null;
+}
+
+/** The frontmatter a broken file last had, rebuilt from its index row (lenient and strict modes). */
+function lastGood(row: PageRow): Record<string, unknown> {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    tags: parseTags(row.tags),
+    status: row.status,
+    ...(row.sort_order !== 0 ? { order: row.sort_order } : {}),
+  };
+}
+
+/** `base` with `patch` applied: `null` removes a key; `id` stays the row's (absent for a new page). */
+function mergeFrontmatter(
+  row: PageRow | undefined,
+  base: Record<string, unknown>,
+  patch: z.infer<typeof frontmatterPatch> | undefined,
+): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(patch ?? {})) {
+    if (key === 'id') {
+      if (value !== undefined && value !== row?.id) {
+        throw invalid('frontmatter.id', 'Folio assigns page ids; an id cannot be set or changed');
+      }
+      continue;
+    }
+    if (key === '__proto__') continue;
+    if (value === null) delete merged[key];
+    else if (value !== undefined) merged[key] = value;
+  }
+  if (row) merged.id = row.id;
+  else delete merged.id;
+  return merged;
+}

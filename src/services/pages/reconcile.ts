@@ -1,0 +1,299 @@
+import { ulid } from 'ulid';
+import { isWorkspaceTree, workspaceDir } from '../../content/workspace-meta.js';
+import { type PageFile, WorkspaceFiles } from '../../content/workspace-files.js';
+import { contentHash } from '../../domain/frontmatter.js';
+import type { WorkspaceLock } from '../../git/lock.js';
+import type { Logger } from '../../logger.js';
+import type { SearchIndex } from '../../search/search-index.js';
+import { inBatches } from '../../store/batches.js';
+import type { Store } from '../../store/database.js';
+import type { PageRow, WorkspaceRow } from '../../store/schema.js';
+import { type ActivityEntry, recordMany } from '../activity.js';
+import { recordAlias } from './moves.js';
+import type { Clock } from '../../lib/clock.js';
+import {
+  type FrontmatterMode,
+  frontmatterModeOf,
+  indexManyForSearch,
+  rowChanged,
+  rowFor,
+  saveRows,
+} from './page-object.js';
+import { type Found, scanPages, type SkippedFile, writePageIds } from './reconcile-files.js';
+
+export { ULID_RE } from './reconcile-files.js';
+
+export interface ReconcileOptions {
+  /** Rewrite every row and search document, changed or not (what `rebuild` does). */
+  force?: boolean;
+  /** Record activity for what changed on disk (not during a rebuild, which would flood the feed). */
+  recordActivity?: boolean;
+}
+
+/** What one reconciliation found; `changed` lists every path whose index entry changed. */
+export interface ReconcileSummary {
+  workspace_id: string;
+  slug: string;
+  pages: number;
+  added: number;
+  updated: number;
+  moved: number;
+  removed: number;
+  ids_written: number;
+  unchanged: number;
+  /** Files left out of the index, and why: names the API cannot address, pages above the size limit. */
+  skipped: SkippedFile[];
+  changed: string[];
+}
+
+export interface ReconcilerDeps {
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  searchIndex: SearchIndex;
+  lock: WorkspaceLock;
+  dataDir: string;
+  frontmatterMode: FrontmatterMode;
+  /** Page files above this size are reported in `skipped`, not indexed (default: no limit). */
+  maxPageBytes?: number;
+}
+
+interface Assigned {
+  found: Found;
+  id: string;
+  previous: PageRow | undefined;
+}
+
+/**
+ * Makes a workspace's page index match its files (DESIGN.md convention 5).
+ * A file is matched to a row by its frontmatter `id`, then by path, then by
+ * content hash among rows whose file is gone (a move on disk); anything else
+ * is a new page. Files lacking a usable `id` get one written atomically;
+ * rows whose files are gone are removed; search documents follow.
+ */
+export function createReconciler(deps: ReconcilerDeps) {
+  const { store, searchIndex } = deps;
+  const db = store.db;
+
+  /** Ids from `ids` already used by pages of other workspaces (a file copied between workspaces). */
+  async function idsElsewhere(workspaceId: string, ids: string[]): Promise<Set<string>> {
+    const taken = new Set<string>();
+    for (const part of inBatches(ids)) {
+      const rows = await db
+        .selectFrom('pages')
+        .select('id')
+        .where('id', 'in', part)
+        .where('workspace_id', '!=', workspaceId)
+        .execute();
+      for (const r of rows) taken.add(r.id);
+    }
+    return taken;
+  }
+
+  /** Pairs each file with a page id (see createReconciler); rows left over have lost their files. */
+  async function match(workspaceId: string, rows: PageRow[], found: Found[]) {
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const byPath = new Map(rows.map((r) => [r.path, r]));
+    const claimed = new Set<string>();
+    const assigned = new Map<Found, Assigned>();
+    const claim = (f: Found, id: string, previous: PageRow | undefined) => {
+      claimed.add(id);
+      assigned.set(f, { found: f, id, previous });
+    };
+    const foreign = await idsElsewhere(
+      workspaceId,
+      found.flatMap((f) => (f.fmId && !byId.has(f.fmId) ? [f.fmId] : [])),
+    );
+    // A copied file repeats its original's id: the copy at the row's own path keeps it.
+    const withId = found.filter((f) => f.fmId !== undefined);
+    const atHome = (f: Found) => byId.get(f.fmId!)?.path === f.path;
+    for (const f of [...withId.filter(atHome), ...withId.filter((f) => !atHome(f))]) {
+      if (!claimed.has(f.fmId!) && !foreign.has(f.fmId!)) claim(f, f.fmId!, byId.get(f.fmId!));
+    }
+    for (const f of found) {
+      const row = byPath.get(f.path);
+      if (!assigned.has(f) && row && !claimed.has(row.id)) claim(f, row.id, row);
+    }
+    // Rows whose files are gone, by content hash, in the order of `rows`.
+    const present = new Set(found.map((f) => f.path));
+    const orphans = new Map<string, PageRow[]>();
+    for (const r of rows) {
+      if (claimed.has(r.id) || present.has(r.path)) continue;
+      const same = orphans.get(r.content_hash);
+      if (same) same.push(r);
+      else orphans.set(r.content_hash, [r]);
+    }
+    for (const f of found) {
+      if (assigned.has(f) || orphans.size === 0) continue;
+      const row = orphans.get(contentHash(f.file.body))?.find((r) => !claimed.has(r.id));
+      if (row) claim(f, row.id, row);
+    }
+    for (const f of found) if (!assigned.has(f)) claim(f, ulid(), undefined);
+    return { assigned: [...assigned.values()], removed: rows.filter((r) => !claimed.has(r.id)) };
+  }
+
+  /**
+   * Reconciles one workspace. The caller must hold the workspace's lock (page
+   * writes and git sync run under it); use `reconcile` otherwise.
+   */
+  async function reconcileLocked(
+    workspace: WorkspaceRow,
+    options: ReconcileOptions = {},
+  ): Promise<ReconcileSummary> {
+    const now = deps.clock.now().toISOString();
+    const files = new WorkspaceFiles(workspaceDir(deps.dataDir, workspace.id));
+    const mode = frontmatterModeOf(workspace, deps.frontmatterMode);
+    const rows = await db.selectFrom('pages').selectAll().where('workspace_id', '=', workspace.id).execute();
+    // A missing tree (an unmounted volume, a mistyped DATA_DIR, or an empty one that `git init`
+    // recreated) must not read as "every page deleted".
+    if (!(await isWorkspaceTree(files.root, workspace.id))) {
+      throw new Error(`${files.root} is not this workspace's tree; the index was left as it is`);
+    }
+    const { found, skipped } = await scanPages(files, deps.maxPageBytes);
+    if (skipped.length > 0)
+      deps.logger.warn({ workspace_id: workspace.id, skipped }, 'some files were left out of the index');
+    const { assigned, removed } = await match(workspace.id, rows, found);
+    const withIds = await writePageIds(
+      files,
+      assigned.filter((a) => a.found.file.error === undefined && a.found.fmId !== a.id),
+    );
+
+    const summary: ReconcileSummary = {
+      workspace_id: workspace.id,
+      slug: workspace.slug,
+      pages: assigned.length,
+      added: 0,
+      updated: 0,
+      moved: 0,
+      removed: removed.length,
+      ids_written: withIds.size,
+      unchanged: 0,
+      skipped,
+      changed: removed.map((r) => r.path),
+    };
+    const writes: Array<{ row: PageRow; body: string; kind: 'added' | 'updated' | 'moved' | 'same' }> = [];
+    for (const { found: f, id, previous } of assigned) {
+      const file: Pick<PageFile, 'frontmatter' | 'body' | 'error'> = withIds.get(f.path) ?? f.file;
+      let row = rowFor({
+        id,
+        workspaceId: workspace.id,
+        path: f.path,
+        file,
+        previous,
+        mode,
+        now: f.mtime,
+        updatedBy: null,
+      });
+      const kind = !previous
+        ? 'added'
+        : previous.path !== f.path
+          ? 'moved'
+          : rowChanged(previous, row)
+            ? 'updated'
+            : 'same';
+      if (kind === 'same' && previous)
+        row = { ...row, updated_at: previous.updated_at, updated_by: previous.updated_by };
+      if (kind === 'same') summary.unchanged++;
+      else {
+        summary[kind]++;
+        summary.changed.push(f.path);
+      }
+      if (kind !== 'same' || options.force) writes.push({ row, body: file.body, kind });
+    }
+
+    const anyChange = options.force || removed.length > 0 || writes.length > 0;
+    if (!anyChange) return summary;
+    const feed = options.recordActivity === true && rows.length > 0;
+    const pathBefore = new Map(rows.map((r) => [r.id, r.path]));
+    const note = (action: string, path: string, pageId: string, details: Record<string, unknown> = {}) =>
+      ({
+        workspaceId: workspace.id,
+        action,
+        path,
+        pageId,
+        actorId: null,
+        at: now,
+        details: { ...details, source: 'disk' },
+      }) satisfies ActivityEntry;
+    // A batch of statements per step, not a few per page: a pull can change every page.
+    const removedIds = removed.map((r) => r.id);
+    const written = writes.map((w) => w.row);
+    await db.transaction().execute(async (trx) => {
+      if (options.force) await searchIndex.removeWorkspace(trx, workspace.id);
+      // Rows that leave or change path go first, so no path is held twice mid-way.
+      const gone = [...removedIds, ...writes.filter((w) => w.kind === 'moved').map((w) => w.row.id)];
+      for (const part of inBatches(gone)) await trx.deleteFrom('pages').where('id', 'in', part).execute();
+      for (const part of inBatches(removedIds)) {
+        await trx.deleteFrom('page_aliases').where('page_id', 'in', part).execute();
+      }
+      await searchIndex.removeMany(trx, removedIds);
+      await saveRows(trx, written);
+      // A rename found on disk or pulled from git redirects its old URL, as a move through Folio does.
+      for (const w of writes) {
+        const from = pathBefore.get(w.row.id);
+        if (w.kind === 'moved' && from !== undefined)
+          await recordAlias(trx, workspace.id, { pageId: w.row.id, from, to: w.row.path, at: now });
+      }
+      await indexManyForSearch(trx, searchIndex, writes);
+      if (!feed) return;
+      await recordMany(trx, [
+        ...removed.map((r) => note('page_deleted', r.path, r.id)),
+        ...writes.flatMap((w) => {
+          if (w.kind === 'same') return [];
+          const { id, path } = w.row;
+          if (w.kind === 'moved')
+            return [note('page_moved', path, id, { old_path: pathBefore.get(id), new_path: path })];
+          return [note(w.kind === 'added' ? 'page_created' : 'page_updated', path, id)];
+        }),
+      ]);
+    });
+    return summary;
+  }
+
+  let background: Promise<void> | null = null;
+  let stopping = false;
+
+  return {
+    reconcileLocked,
+
+    /** Reconciles one workspace under its lock. */
+    reconcile(workspace: WorkspaceRow, options: ReconcileOptions = {}): Promise<ReconcileSummary> {
+      return deps.lock.run(workspace.id, () => reconcileLocked(workspace, options));
+    },
+
+    /**
+     * Starts reconciling every live workspace in the background, one at a
+     * time, so the server answers at once while files changed during downtime
+     * are picked up. A page read meanwhile is reconciled on demand.
+     */
+    startBackground(): void {
+      if (background) return;
+      stopping = false;
+      background = (async () => {
+        const workspaces = await db
+          .selectFrom('workspaces')
+          .selectAll()
+          .where('deleted_at', 'is', null)
+          .execute();
+        for (const ws of workspaces) {
+          if (stopping) return;
+          try {
+            const s = await deps.lock.run(ws.id, () => reconcileLocked(ws, { recordActivity: true }));
+            if (s.changed.length > 0) deps.logger.info({ summary: s }, 'reconciled workspace with its files');
+          } catch (error) {
+            deps.logger.error({ err: error, workspace_id: ws.id }, 'reconciling a workspace failed');
+          }
+        }
+      })().catch((error: unknown) => deps.logger.error({ err: error }, 'startup reconciliation failed'));
+    },
+
+    /** Resolves once the background run (if any) has stopped between two workspaces. */
+    async stop(): Promise<void> {
+      stopping = true;
+      await background;
+      background = null;
+    },
+  };
+}
+
+export type Reconciler = ReturnType<typeof createReconciler>;

@@ -1,0 +1,105 @@
+import type { Config } from '../../config.js';
+import type { EventBus } from '../../events/bus.js';
+import type { WorkspaceLock } from '../../git/lock.js';
+import type { Logger } from '../../logger.js';
+import type { SearchIndex } from '../../search/search-index.js';
+import type { Store } from '../../store/database.js';
+import type { AccessService } from '../access.js';
+import { createAnalytics } from './analytics.js';
+import type { Clock } from '../../lib/clock.js';
+import type { GitSyncService } from '../sync/git-sync.js';
+import { createCustomDomains, systemTxtResolver, type TxtResolver } from './custom-domains.js';
+import { createExport } from './export.js';
+import type { PagesService } from '../pages/pages.js';
+import { createPublishing } from './publish.js';
+import { createQuality } from './quality.js';
+import type { Reconciler } from '../pages/reconcile.js';
+import type { SettingsService } from '../workspaces/settings.js';
+import { createSite } from './site/site.js';
+import { createSiteContext } from './site/context.js';
+import { createRenderPool } from '../../render/render-pool.js';
+import { createSiteRenderer } from './site/render.js';
+import { createVersions } from './versions.js';
+
+export interface SiteServicesDeps {
+  config: Config;
+  store: Store;
+  events: EventBus;
+  clock: Clock;
+  logger: Logger;
+  access: AccessService;
+  pages: PagesService;
+  settings: SettingsService;
+  reconciler: Reconciler;
+  lock: WorkspaceLock;
+  /** Versions commit and tag through the git layer. */
+  git: Pick<GitSyncService, 'commitEverythingLocked'>;
+  searchIndex: SearchIndex;
+  /** TXT lookups for custom-domain verification; the system resolver by default. */
+  txtResolver?: TxtResolver;
+}
+
+/**
+ * Publishing: the published site and everything around it — versions, the
+ * static export, quality reports, custom domains, analytics and publishing a workspace.
+ * One renderer and one site context are shared, so the site and the export render
+ * through the same cache.
+ */
+export function createSiteServices(deps: SiteServicesDeps) {
+  const { config, store, clock, logger, access } = deps;
+  const { dataDir, frontmatterMode } = config;
+  const versions = createVersions({
+    ...{ store, clock, logger, access, dataDir, frontmatterMode },
+    ...{ settings: deps.settings, reconciler: deps.reconciler, lock: deps.lock, git: deps.git },
+    // Called only after start-up, once `context` below exists.
+    onChange: (workspaceId) => context.invalidate(workspaceId),
+  });
+  const analytics = createAnalytics({ store, clock, access, logger, edition: config.edition });
+  const customDomains = createCustomDomains({
+    ...{ store, clock, access, logger, publicUrl: config.publicUrl },
+    resolver: deps.txtResolver ?? systemTxtResolver,
+  });
+  const renderPool = createRenderPool({ workers: config.render.workers, timeoutMs: config.render.timeoutMs });
+  const renderer = createSiteRenderer({ pool: renderPool, maxBytes: config.render.maxBytes });
+  const context = createSiteContext({
+    store,
+    events: deps.events,
+    access,
+    versions,
+    dataDir,
+    frontmatterMode,
+  });
+  const site = createSite({
+    ...{ store, context, renderer, analytics, customDomains },
+    ...{ searchIndex: deps.searchIndex, publicUrl: config.publicUrl },
+  });
+
+  return {
+    site,
+    versions,
+    analytics,
+    customDomains,
+    exports: createExport({ access, context, renderer }),
+    quality: createQuality({ store, access, dataDir }),
+    publishing: createPublishing({ store, clock, access, pages: deps.pages, settings: deps.settings }),
+
+    /** Custom-domain refresh and analytics pruning run on timers. */
+    start() {
+      customDomains.start();
+      analytics.start();
+    },
+
+    stop() {
+      customDomains.stop();
+      analytics.stop();
+      void renderPool.close();
+    },
+  };
+}
+
+export type SiteServices = ReturnType<typeof createSiteServices>;
+
+export { analyticsRangeInput, CONSENT_COOKIE, consentInput, type VisitorSignals } from './analytics.js';
+export { customDomainInput, type TxtResolver } from './custom-domains.js';
+export type { CacheMode, SiteResponse } from './site/site.js';
+export { createVersionInput, listVersionsInput } from './versions.js';

@@ -1,0 +1,87 @@
+import { workspaceDir } from '../../content/workspace-meta.js';
+import { WorkspaceFiles } from '../../content/workspace-files.js';
+import type { Actor } from '../../domain/actor.js';
+import { readPageMeta } from '../../domain/frontmatter.js';
+import { CAN } from '../../domain/policy.js';
+import { analyseWorkspace, type QualityIssue, type QualityIssueType } from '../../render/quality.js';
+import type { Store } from '../../store/database.js';
+import type { AccessService } from '../access.js';
+
+/** `GET /api/v1/workspaces/:id/quality`'s body. */
+export interface QualityReport {
+  /** 0–100; the formula is documented on `analyseWorkspace`. */
+  score: number;
+  page_count: number;
+  /** Mean Flesch reading ease. */
+  average_readability: number;
+  issue_counts: Record<QualityIssueType, number>;
+  pages: Array<{
+    path: string;
+    title: string;
+    status: string;
+    word_count: number;
+    readability: number;
+    score: number;
+    issues: QualityIssue[];
+  }>;
+}
+
+/** Reads at most this many page files at once. */
+const READ_CONCURRENCY = 16;
+
+/**
+ * Documentation quality of a workspace for its admins (and the MCP `quality_scan`):
+ * readability, dead links and missing anchors, missing titles and descriptions, empty or
+ * short pages, images without alt text and orphan pages, over every page (drafts
+ * included: that is where fixes are cheapest), read from the files themselves.
+ */
+export function createQuality(deps: { store: Store; access: AccessService; dataDir: string }) {
+  const db = deps.store.db;
+
+  return {
+    async report(actor: Actor, workspaceId: string): Promise<QualityReport> {
+      const { workspace } = await deps.access.require(actor, workspaceId, CAN.readAdmin);
+      const rows = await db
+        .selectFrom('pages')
+        .select(['path', 'title', 'description', 'status'])
+        .where('workspace_id', '=', workspace.id)
+        .orderBy('path')
+        .execute();
+      const files = new WorkspaceFiles(workspaceDir(deps.dataDir, workspace.id));
+      // Title and description as the file has them: the index fills a missing title in from the path.
+      const read = async (r: (typeof rows)[number]) => {
+        const file = await files.read(r.path);
+        const meta = file && file.error === undefined ? readPageMeta(file.frontmatter) : undefined;
+        return {
+          path: r.path,
+          title: meta ? (meta.title ?? null) : r.title,
+          description: meta ? (meta.description ?? null) : r.description,
+          body: file?.body ?? '',
+        };
+      };
+      const inputs: Array<Awaited<ReturnType<typeof read>>> = [];
+      for (let i = 0; i < rows.length; i += READ_CONCURRENCY) {
+        inputs.push(...(await Promise.all(rows.slice(i, i + READ_CONCURRENCY).map(read))));
+      }
+      const result = analyseWorkspace(inputs);
+      const byPath = new Map(rows.map((r) => [r.path, r]));
+      return {
+        score: result.score,
+        page_count: result.pageCount,
+        average_readability: result.averageReadability,
+        issue_counts: result.issueCounts,
+        pages: result.pages.map((p) => ({
+          path: p.path,
+          title: byPath.get(p.path)?.title ?? '',
+          status: byPath.get(p.path)?.status ?? 'draft',
+          word_count: p.wordCount,
+          readability: p.readability,
+          score: p.score,
+          issues: p.issues,
+        })),
+      };
+    },
+  };
+}
+
+export type QualityService = ReturnType<typeof createQuality>;

@@ -1,0 +1,194 @@
+/**
+ * The published site's structure: folders, reading order, navigation, breadcrumbs and
+ * previous/next, all derived from the published pages with the tree's own ordering
+ * rules (`buildTree`), so the site lists pages in the order writers see in the app.
+ * Pure functions; hrefs come from a {@link Linker} so the site and the static export
+ * share this module.
+ */
+import { escapeHtml, safeHref } from '../../../render/escape.js';
+import type { LinkRef, NavNode } from '../../../render/layout.js';
+import { titleFromPath } from '../../pages/page-object.js';
+import { buildTree, type TreeNode } from '../../pages/tree.js';
+
+/** A published page as the site sees it (live index row or frozen version entry). */
+export interface SitePage {
+  id: string;
+  /** Workspace path, ending in `.md`. */
+  path: string;
+  title: string;
+  description: string;
+  sortOrder: number;
+  contentHash: string;
+  updatedAt: string;
+}
+
+/** Where a page, folder or upload lives: absolute site URLs, or relative files in the export. */
+export interface Linker {
+  /** Distinguishes link styles in the render cache (hrefs differ between them). */
+  key: string;
+  page(path: string): string;
+  /** A folder ('' is the root). */
+  folder(path: string): string;
+  upload(name: string): string;
+  /** What a relative link to a page that is not published becomes. */
+  deadLink(href: string): string;
+}
+
+/** A folder of the site; the root folder has path ''. */
+export interface SiteFolder {
+  path: string;
+  title: string;
+  /** Its `index.md`, when published. */
+  index?: SitePage;
+  entries: Array<{ kind: 'page'; page: SitePage } | { kind: 'folder'; folder: SiteFolder }>;
+}
+
+/** The site's structure, built once per change of the published pages. */
+export interface SiteMap {
+  root: SiteFolder;
+  folders: Map<string, SiteFolder>;
+  /** Reading order: each folder's index first, then its entries depth-first. */
+  order: SitePage[];
+}
+
+/** Builds the folders and reading order; `rootTitle` names the root when it has no index page. */
+export function buildSiteMap(pages: readonly SitePage[], rootTitle: string): SiteMap {
+  const byId = new Map(pages.map((p) => [p.id, p]));
+  const folders = new Map<string, SiteFolder>();
+  const tree = buildTree(
+    pages.map((p) => ({ id: p.id, path: p.path, title: p.title, sort_order: p.sortOrder })),
+  );
+
+  const folderOf = (path: string, title: string, nodes: TreeNode[]): SiteFolder => {
+    const folder: SiteFolder = { path, title, entries: [] };
+    folders.set(path, folder);
+    for (const node of nodes) {
+      if (node.type === 'folder') {
+        const hasIndex = node.children.some((c) => c.type === 'page' && c.name === 'index.md');
+        // A folder without an index page is named after itself, made readable.
+        const name = hasIndex ? node.title : titleFromPath(`${node.name}.md`);
+        folder.entries.push({ kind: 'folder', folder: folderOf(node.path, name, node.children) });
+        continue;
+      }
+      const page = node.page_id ? byId.get(node.page_id) : undefined;
+      if (!page) continue;
+      if (node.name === 'index.md') folder.index = page;
+      else folder.entries.push({ kind: 'page', page });
+    }
+    return folder;
+  };
+  const root = folderOf('', rootTitle, tree);
+  if (root.index) root.title = root.index.title;
+
+  const order: SitePage[] = [];
+  const visit = (folder: SiteFolder): void => {
+    if (folder.index) order.push(folder.index);
+    for (const entry of folder.entries) {
+      if (entry.kind === 'page') order.push(entry.page);
+      else visit(entry.folder);
+    }
+  };
+  visit(root);
+  return { root, folders, order };
+}
+
+/** The folder a page path belongs to ('' for the root). */
+export function folderOfPath(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash === -1 ? '' : path.slice(0, slash);
+}
+
+/**
+ * What is being shown: a page by its path, or a generated folder listing by its folder
+ * path. Used to mark the navigation's current entry.
+ */
+export type SiteLocation = { page: string } | { folder: string };
+
+const isHere = (loc: SiteLocation, folder: SiteFolder): boolean =>
+  'folder' in loc ? loc.folder === folder.path : loc.page === folder.index?.path;
+
+/** The sidebar: the root's index first, then folders as groups (their own page first). */
+export function navNodes(map: SiteMap, linker: Linker, loc: SiteLocation): NavNode[] {
+  const entries = (folder: SiteFolder): NavNode[] =>
+    folder.entries.map((entry) => {
+      if (entry.kind === 'page') {
+        const { page } = entry;
+        return {
+          title: page.title,
+          href: linker.page(page.path),
+          active: 'page' in loc && loc.page === page.path,
+        };
+      }
+      const sub = entry.folder;
+      return {
+        title: sub.title,
+        // A folder without an index page is just a group here; its generated list is
+        // reachable from the breadcrumbs, and would only repeat the group's entries.
+        href: sub.index ? linker.page(sub.index.path) : null,
+        active: isHere(loc, sub),
+        children: entries(sub),
+      };
+    });
+  const home: NavNode[] = map.root.index
+    ? [{ title: map.root.index.title, href: linker.page(map.root.index.path), active: isHere(loc, map.root) }]
+    : [];
+  return [...home, ...entries(map.root)];
+}
+
+/** Ancestors of a page or folder listing, root first (the layout appends the current title). */
+export function breadcrumbs(map: SiteMap, linker: Linker, loc: SiteLocation): LinkRef[] {
+  const here = 'folder' in loc ? loc.folder : loc.page;
+  if (here === '' || here === map.root.index?.path) return [];
+  const crumbs: LinkRef[] = [{ title: map.root.title, href: linker.folder('') }];
+  // The folder a listing or index page stands for is the current entry, not an ancestor.
+  const own =
+    'folder' in loc
+      ? loc.folder
+      : here.endsWith('/index.md') || here === 'index.md'
+        ? folderOfPath(here)
+        : null;
+  const parts = ('folder' in loc ? loc.folder : folderOfPath(here)).split('/').filter(Boolean);
+  for (let i = 0; i < parts.length; i++) {
+    const path = parts.slice(0, i + 1).join('/');
+    if (path === own) break;
+    const folder = map.folders.get(path);
+    if (!folder) continue;
+    crumbs.push({
+      title: folder.title,
+      href: folder.index ? linker.page(folder.index.path) : linker.folder(path),
+    });
+  }
+  return crumbs;
+}
+
+/** Previous and next pages in reading order. */
+export function neighbours(map: SiteMap, linker: Linker, page: SitePage): { prev?: LinkRef; next?: LinkRef } {
+  const i = map.order.findIndex((p) => p.path === page.path);
+  if (i === -1) return {};
+  const ref = (p: SitePage | undefined): LinkRef | undefined =>
+    p ? { title: p.title, href: linker.page(p.path) } : undefined;
+  const prev = ref(map.order[i - 1]);
+  const next = ref(map.order[i + 1]);
+  return { ...(prev ? { prev } : {}), ...(next ? { next } : {}) };
+}
+
+/** The body of a generated folder page (a folder without a published `index.md`). */
+export function folderListingHtml(folder: SiteFolder, linker: Linker): string {
+  const items = folder.entries.map((entry) => {
+    const title = entry.kind === 'page' ? entry.page.title : entry.folder.title;
+    const href =
+      entry.kind === 'page'
+        ? linker.page(entry.page.path)
+        : entry.folder.index
+          ? linker.page(entry.folder.index.path)
+          : linker.folder(entry.folder.path);
+    const description =
+      entry.kind === 'page' ? entry.page.description : (entry.folder.index?.description ?? '');
+    return (
+      `<li><a href="${safeHref(href)}">${escapeHtml(title)}</a>` +
+      (description ? ` — ${escapeHtml(description)}` : '') +
+      '</li>'
+    );
+  });
+  return items.length ? `<ul>${items.join('')}</ul>` : '<p>This section has no pages yet.</p>';
+}

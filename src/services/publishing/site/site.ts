@@ -1,0 +1,436 @@
+/**
+ * The published site (SPEC.md 1.5, CONTRACT.md parts 3 and 6): `/p/<workspace>/` plus a
+ * page's path without `.md`. Only published pages are served; members-only sites answer
+ * 404 to anyone who is not a member. Documents are produced with a nonce placeholder and
+ * cached with their ETag (site-context.ts keeps the workspace's state), so a request to a
+ * public site reads nothing from the database; the HTTP adapter inserts the request's
+ * nonce and answers 304 on a matching ETag.
+ */
+import type { Actor } from '../../../domain/actor.js';
+import {
+  NONCE_PLACEHOLDER,
+  renderNotFoundPage,
+  renderSearchPage,
+  type VersionLink,
+} from '../../../render/layout.js';
+import { pageRoute } from '../../../render/links.js';
+import { isThemeName, themeCss, themeCssHash, themeFavicon } from '../../../render/themes.js';
+import type { SearchIndex } from '../../../search/search-index.js';
+import type { Store } from '../../../store/database.js';
+import type { AnalyticsService, VisitorSignals } from '../analytics.js';
+import { hostOf, type CustomDomainsService } from '../custom-domains.js';
+import { LruCache } from '../../../lib/lru-cache.js';
+import {
+  isFeedFile,
+  llmsFullTxt,
+  llmsTxt,
+  robotsTxt,
+  rssXml,
+  sitemapXml,
+  FEED_FILES,
+  type FeedSite,
+} from './feeds.js';
+import { publishedMarkdown } from './markdown.js';
+import { navNodes, type Linker, type SitePage } from './nav.js';
+import { encodePath, type Chrome, type SiteRenderer } from './render.js';
+import {
+  consentForm,
+  documentChunks,
+  iconHref,
+  siteLinker,
+  themeHref,
+  weakEtag,
+  type CacheMode,
+  type SiteResponse,
+} from './response.js';
+import type { SiteContext, SiteState } from './context.js';
+import type { SiteSource } from './source.js';
+import type { ServedUpload } from '../../pages/uploads.js';
+import { readSettings } from '../../workspaces/settings.js';
+import { LIVE_VERSION_SLUG } from '../versions.js';
+
+/** One request to the site, as the adapter parsed it. */
+export interface SiteRequest {
+  actor: Actor | null;
+  workspace: string;
+  /** The path after `/p/<workspace>/`, percent-decoded. */
+  path: string;
+  /** `q` of a search. */
+  query?: string;
+  /** The Host header: a verified custom domain serves its site at `/`. */
+  host?: string;
+  visitor: VisitorSignals;
+}
+
+export interface SiteDeps {
+  store: Store;
+  context: SiteContext;
+  renderer: SiteRenderer;
+  analytics: AnalyticsService;
+  customDomains: CustomDomainsService;
+  searchIndex: SearchIndex;
+  publicUrl: string;
+}
+
+/** Where a site is mounted for this request: its root href and the origin its absolute URLs use. */
+interface Mount {
+  root: string;
+  origin: string;
+}
+
+/** A source being served at a base href (the root, `v/<slug>/` or `v/latest/`). */
+interface Served {
+  state: SiteState;
+  mount: Mount;
+  source: SiteSource;
+  base: string;
+  cache: CacheMode;
+  linker: Linker;
+}
+
+/** A cached document: its chunks (see {@link SiteResponse}), ETag and size. */
+interface Document {
+  chunks: Buffer[];
+  etag: string;
+  bytes: number;
+}
+
+const SEARCH_LIMIT = 20;
+const MAX_QUERY = 200;
+
+/** Builds the published-site service. */
+export function createSite(deps: SiteDeps) {
+  const { context, renderer } = deps;
+  // Keys carry the workspace's fingerprint, so a change makes old documents unreachable; the
+  // LRU bound (entries and ~32 MB) then lets them go.
+  const documents = new LruCache<Document>(2_000, 32 * 1024 * 1024, (d) => d.bytes);
+
+  function chrome(served: Served, returnTo: string | null): Chrome {
+    const { state, mount } = served;
+    const { settings } = state;
+    const liveBase = state.defaultVersion ? `${mount.root}v/${LIVE_VERSION_SLUG}/` : mount.root;
+    const versions: VersionLink[] = state.versions.length
+      ? [
+          {
+            slug: LIVE_VERSION_SLUG,
+            name: 'Latest',
+            href: liveBase,
+            current: served.source.version === null,
+          },
+          ...state.versions.map((v) => ({
+            slug: v.slug,
+            name: v.name,
+            href:
+              v.id === state.defaultVersion?.id
+                ? mount.root
+                : `${mount.root}v/${encodeURIComponent(v.slug)}/`,
+            current: served.source.version === v.slug,
+          })),
+        ]
+      : [];
+    return {
+      siteTitle: settings.site_title,
+      ...(settings.site_description ? { siteDescription: settings.site_description } : {}),
+      theme: settings.theme,
+      nonce: NONCE_PLACEHOLDER,
+      cssHref: themeHref(mount.root, settings.theme),
+      iconHref: state.favicon
+        ? `${liveBase}uploads/${encodeURIComponent(state.favicon)}`
+        : iconHref(mount.root, settings.theme),
+      basePath: served.base,
+      searchAction: `${served.base}search`,
+      versions,
+      ...(returnTo !== null ? { footerHtml: consentForm(returnTo) } : {}),
+    };
+  }
+
+  /** The 404 page; inside a site it keeps the site's header, search and sidebar so a reader can go on. */
+  function notFound(served: Served | null, root: string, signInHref?: string): SiteResponse {
+    const theme = served?.state.settings.theme ?? 'default';
+    const html = renderNotFoundPage({
+      ...(served
+        ? chrome(served, null)
+        : { siteTitle: 'Documentation', theme, nonce: NONCE_PLACEHOLDER, iconHref: iconHref(root, theme) }),
+      cssHref: themeHref(root, theme),
+      ...(served ? { nav: navNodes(served.source.map, served.linker, { page: '' }) } : {}),
+      ...(signInHref ? { signInHref } : {}),
+    });
+    return { type: 'document', status: 404, chunks: documentChunks(html), etag: null, cache: 'revalidate' };
+  }
+
+  /** A cached document (keyed by everything it depends on), or a freshly built one. */
+  async function cachedDocument(
+    served: Served,
+    what: string,
+    build: (footer: boolean) => Promise<string> | string,
+  ): Promise<Document> {
+    const { state, mount, source, base } = served;
+    const key = [state.workspace.id, state.fingerprint, mount.root, source.key, base, what].join('\u0000');
+    let doc = documents.get(key);
+    if (!doc) {
+      const html = await build(await deps.analytics.available(state.workspace));
+      const chunks = documentChunks(html);
+      doc = { chunks, etag: weakEtag(html), bytes: chunks.reduce((n, c) => n + c.length, 0) };
+      documents.set(key, doc);
+    }
+    return doc;
+  }
+
+  async function pageResponse(served: Served, path: string, req: SiteRequest): Promise<SiteResponse> {
+    const page = served.source.byPath.get(path);
+    if (!page) return notFound(served, served.mount.root);
+    const url = served.linker.page(page.path);
+    const doc = await cachedDocument(served, `page:${page.path}`, async (footer) =>
+      renderer.pageDocument(
+        served.source,
+        page,
+        await served.source.body(page),
+        served.linker,
+        chrome(served, footer ? url : null),
+        { canonicalUrl: served.mount.origin + url, feedHref: `${served.base}rss.xml` },
+      ),
+    );
+    await deps.analytics.recordView(served.state.workspace, page.path, req.visitor);
+    return { type: 'document', status: 200, chunks: doc.chunks, etag: doc.etag, cache: served.cache };
+  }
+
+  async function folderResponse(served: Served, folderPath: string): Promise<SiteResponse> {
+    const folder = served.source.map.folders.get(folderPath);
+    if (!folder) return notFound(served, served.mount.root);
+    const url = served.linker.folder(folderPath);
+    const doc = await cachedDocument(served, `folder:${folderPath}`, (footer) =>
+      renderer.folderDocument(served.source, folder, served.linker, chrome(served, footer ? url : null), {
+        canonicalUrl: served.mount.origin + url,
+      }),
+    );
+    return { type: 'document', status: 200, chunks: doc.chunks, etag: doc.etag, cache: served.cache };
+  }
+
+  async function searchResponse(served: Served, req: SiteRequest): Promise<SiteResponse> {
+    const query = (req.query ?? '').trim().slice(0, MAX_QUERY);
+    const { state } = served;
+    const live = state.live;
+    const liveLinker = siteLinker(
+      state.defaultVersion ? `${served.mount.root}v/${LIVE_VERSION_SLUG}/` : served.mount.root,
+    );
+    let total = 0;
+    let results: Array<{ title: string; href: string; snippet: string; path: string }> = [];
+    if (query) {
+      const found = await deps.searchIndex.query({
+        workspaceId: state.workspace.id,
+        q: query,
+        limit: SEARCH_LIMIT,
+        publishedOnly: true,
+      });
+      // The index may briefly lag the site (or hold a restricted page): show only what the site serves.
+      results = found.results
+        .filter((r) => live.byPath.has(r.path))
+        .map((r) => ({
+          title: r.title,
+          href: liveLinker.page(r.path),
+          snippet: r.snippet,
+          path: pageRoute(r.path) || '/',
+        }));
+      total = found.total - (found.results.length - results.length);
+      await deps.analytics.recordSearch(state.workspace, query, total, req.visitor);
+    }
+    const footer = await deps.analytics.available(state.workspace);
+    const html = renderSearchPage({
+      ...chrome(served, footer ? `${served.base}search` : null),
+      searchAction: `${served.base}search`,
+      nav: navNodes(served.source.map, served.linker, { page: '' }),
+      query,
+      total,
+      results,
+    });
+    return { type: 'document', status: 200, chunks: documentChunks(html), etag: null, cache: served.cache };
+  }
+
+  async function feedResponse(served: Served, name: keyof typeof FEED_FILES): Promise<SiteResponse> {
+    const { state, source } = served;
+    const site: FeedSite = {
+      title: state.settings.site_title,
+      description: state.settings.site_description,
+      origin: served.mount.origin,
+      linker: served.linker,
+    };
+    const body =
+      name === 'sitemap.xml'
+        ? sitemapXml(source, site)
+        : name === 'robots.txt'
+          ? robotsTxt(site, state.settings.public_site)
+          : name === 'rss.xml'
+            ? rssXml(source, site)
+            : name === 'llms.txt'
+              ? llmsTxt(source, site)
+              : await llmsFullTxt(source, site);
+    return { type: 'text', contentType: FEED_FILES[name], body, etag: weakEtag(body), cache: served.cache };
+  }
+
+  async function markdownResponse(served: Served, page: SitePage): Promise<SiteResponse> {
+    const site = { origin: served.mount.origin, linker: served.linker };
+    const body = publishedMarkdown(served.source, page, await served.source.body(page), site);
+    return {
+      type: 'text',
+      contentType: 'text/markdown; charset=utf-8',
+      body,
+      etag: weakEtag(body),
+      cache: served.cache,
+    };
+  }
+
+  /** Resolves a path inside one source: root, search, feeds, uploads, folders, pages, moved pages. */
+  async function within(served: Served, rest: string, req: SiteRequest): Promise<SiteResponse> {
+    const { source, base } = served;
+    if (rest === '')
+      return source.map.root.index
+        ? pageResponse(served, source.map.root.index.path, req)
+        : folderResponse(served, '');
+    if (rest === 'search') return searchResponse(served, req);
+    if (isFeedFile(rest)) return feedResponse(served, rest);
+    if (rest.startsWith('uploads/')) {
+      const upload = await source.openUpload(rest.slice('uploads/'.length));
+      return upload ? { type: 'upload', upload, cache: served.cache } : notFound(served, served.mount.root);
+    }
+    if (rest.endsWith('/')) {
+      const folder = rest.slice(0, -1);
+      if (source.byPath.has(`${folder}/index.md`)) return pageResponse(served, `${folder}/index.md`, req);
+      if (source.map.folders.has(folder)) return folderResponse(served, folder);
+      // `guides/setup/` for the page `guides/setup.md`: readers and link checkers add slashes.
+      const page = source.byPath.get(`${folder.replace(/\.md$/i, '')}.md`);
+      if (page) return { type: 'redirect', location: served.linker.page(page.path) };
+    } else {
+      // `<page>.md` beside each page: its published Markdown (llmstxt.org).
+      const markdownOf = /\.md$/i.test(rest) ? source.byPath.get(rest) : undefined;
+      if (markdownOf) return markdownResponse(served, markdownOf);
+      const bare = rest.replace(/\.md$/i, '');
+      const page = source.byPath.get(`${bare}.md`);
+      if (page) {
+        // One URL per page: `x.md`, `x/index` and the like redirect to the canonical form.
+        const canonical = pageRoute(page.path);
+        return canonical === rest
+          ? pageResponse(served, page.path, req)
+          : { type: 'redirect', location: base + encodePath(canonical) };
+      }
+      if (source.byPath.has(`${bare}/index.md`) || source.map.folders.has(bare)) {
+        return { type: 'redirect', location: `${base}${encodePath(bare)}/` };
+      }
+    }
+    if (source.version === null) {
+      const moved = await movedTo(served, rest);
+      if (moved) return { type: 'redirect', location: served.linker.page(moved) };
+    }
+    return notFound(served, served.mount.root);
+  }
+
+  /** The current path of a published page that used to live at `rest` (page_aliases). */
+  async function movedTo(served: Served, rest: string): Promise<string | null> {
+    const candidates = rest.endsWith('/') ? [`${rest}index.md`] : [`${rest.replace(/\.md$/i, '')}.md`];
+    const alias = await deps.store.db
+      .selectFrom('page_aliases')
+      .innerJoin('pages', 'pages.id', 'page_aliases.page_id')
+      .select('pages.path')
+      .where('page_aliases.workspace_id', '=', served.state.workspace.id)
+      .where('page_aliases.old_path', 'in', candidates)
+      .executeTakeFirst();
+    return alias && served.source.byPath.has(alias.path) ? alias.path : null;
+  }
+
+  return {
+    /** Answers one request to a site (see {@link SiteResponse}); never throws for bad paths. */
+    async serve(req: SiteRequest): Promise<SiteResponse> {
+      const path = req.path.normalize('NFC');
+      const asset = /^_assets\/theme-([a-z]+)-([0-9a-f]+)\.css$/.exec(path);
+      const domainSlug = deps.customDomains.siteForHost(req.host);
+      const onDomain = domainSlug !== null && domainSlug === req.workspace;
+      const root = onDomain ? '/' : `/p/${encodeURIComponent(req.workspace)}/`;
+      const favicon = /^_assets\/favicon-([a-z]+)\.svg$/.exec(path);
+      if (favicon && isThemeName(favicon[1])) {
+        const svg = themeFavicon(favicon[1]);
+        return {
+          type: 'text',
+          contentType: 'image/svg+xml',
+          body: svg,
+          etag: weakEtag(svg),
+          cache: 'public',
+        };
+      }
+      if (asset && isThemeName(asset[1])) {
+        const css = themeCss(asset[1]);
+        const current = asset[2] === themeCssHash(asset[1]);
+        return {
+          type: 'text',
+          contentType: 'text/css; charset=utf-8',
+          body: css,
+          etag: weakEtag(css),
+          cache: current ? 'immutable' : 'revalidate',
+        };
+      }
+      const state = await context.load(req.workspace);
+      // Members-only sites and missing workspaces look the same; both offer a sign-in to anonymous readers.
+      const signIn =
+        !req.actor && !onDomain ? `/login?next=${encodeURIComponent(`${root}${path}`)}` : undefined;
+      if (!state || !(await context.canRead(state, req.actor))) {
+        return notFound(null, root, state?.settings.public_site ? undefined : signIn);
+      }
+      const mount: Mount = { root, origin: onDomain ? `https://${hostOf(req.host)}` : deps.publicUrl };
+      const cache: CacheMode = state.settings.public_site ? 'public' : 'private';
+      const serveFrom = (source: SiteSource, base: string, rest: string) =>
+        within({ state, mount, source, base, cache, linker: siteLinker(base) }, rest, req);
+
+      const versioned = /^v\/([^/]+)(\/.*)?$/.exec(path);
+      if (versioned) {
+        const [, slug = '', tail] = versioned;
+        const version = state.versions.find((v) => v.slug === slug);
+        if (slug === LIVE_VERSION_SLUG || version) {
+          const base = `${root}v/${encodeURIComponent(slug)}/`;
+          if (tail === undefined) return { type: 'redirect', location: base };
+          const source = version ? await context.version(state, version) : state.live;
+          return serveFrom(source, base, tail.slice(1));
+        }
+      }
+      const source = state.defaultVersion ? await context.version(state, state.defaultVersion) : state.live;
+      return serveFrom(source, root, path);
+    },
+
+    /**
+     * The host's own robots.txt: crawlers read only the root one, so it lists the sitemap of
+     * every public site (members-only sites stay unlisted) and keeps them out of the API and app.
+     */
+    async rootRobotsTxt(): Promise<SiteResponse> {
+      const rows = await deps.store.db
+        .selectFrom('workspaces')
+        .selectAll()
+        .where('deleted_at', 'is', null)
+        .orderBy('slug')
+        .execute();
+      const sitemaps = rows
+        .filter((row) => readSettings(row, { frontmatterMode: 'lenient' }).public_site)
+        .map((row) => `Sitemap: ${deps.publicUrl}/p/${encodeURIComponent(row.slug)}/sitemap.xml\n`);
+      const body = `User-agent: *\nAllow: /p/\nDisallow: /\n${sitemaps.length ? `\n${sitemaps.join('')}` : ''}`;
+      return {
+        type: 'text',
+        contentType: FEED_FILES['robots.txt'],
+        body,
+        etag: weakEtag(body),
+        cache: 'public',
+      };
+    },
+
+    /** The workspace's settings or versions changed: stop serving what was cached for it. */
+    invalidate: (workspaceId: string): void => context.invalidate(workspaceId),
+
+    /**
+     * An upload readable without signing in: referenced by a published page of a public
+     * site (SPEC.md 4.2). Null otherwise, so the caller answers as it would have.
+     */
+    async publicUpload(workspace: string, filename: string): Promise<ServedUpload | null> {
+      const state = await context.load(workspace);
+      if (!state?.settings.public_site) return null;
+      return state.live.openUpload(filename);
+    },
+  };
+}
+
+export type SiteService = ReturnType<typeof createSite>;
+export type { CacheMode, SiteResponse } from './response.js';

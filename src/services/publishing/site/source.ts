@@ -1,0 +1,123 @@
+/**
+ * What a published site is served from: the workspace's live published pages or a
+ * frozen version. A source knows its pages (in reading order), how to read a body and
+ * which uploads its pages reference, so the site, the export and the feeds never ask
+ * where the text lives.
+ */
+import { createHash } from 'node:crypto';
+import { isExternalHref, maskCode, resolveRelativeHref, extractLinks } from '../../../render/links.js';
+import { WikilinkResolver } from '../../../render/wikilink-resolver.js';
+import { buildSiteMap, type SiteMap, type SitePage } from './nav.js';
+import type { ServedUpload } from '../../pages/uploads.js';
+
+/** Reads what a source's index points at. */
+export interface SourceLoader {
+  /** The Markdown body of a page, or null when its file has gone. */
+  readBody(page: SitePage): Promise<string | null>;
+  /** An upload's bytes for serving (no reference check), or null when absent. */
+  openUpload(name: string): Promise<ServedUpload | null>;
+}
+
+const HTML_ATTR_RE = /\b(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi;
+
+/**
+ * The upload a resolved workspace path names: `uploads/<file>`, or the API's own URL
+ * `/api/v1/content/<workspace>/uploads/<file>` (what the upload API answers as `url`,
+ * so writers paste it). Null for anything else.
+ */
+export function uploadNameOf(resolvedPath: string, workspaceSlug: string): string | null {
+  const m =
+    /^uploads\/([^/]+)$/.exec(resolvedPath) ??
+    new RegExp(`^api/v1/content/${escapeRegExp(workspaceSlug)}/uploads/([^/]+)$`).exec(resolvedPath);
+  return m?.[1] ?? null;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Uploads a page body links to or embeds (Markdown links, images, raw HTML attributes); code is ignored. */
+export function referencedUploads(body: string, pagePath: string, workspaceSlug: string): string[] {
+  const targets = extractLinks(body, pagePath).map((l) => l.targetPath);
+  for (const m of maskCode(body).matchAll(HTML_ATTR_RE)) {
+    const value = m[1] ?? m[2] ?? m[3] ?? '';
+    if (value && !isExternalHref(value)) targets.push(resolveRelativeHref(pagePath, value));
+  }
+  const names = new Set<string>();
+  for (const target of targets) {
+    const name = target ? uploadNameOf(target, workspaceSlug) : null;
+    if (name) names.add(name);
+  }
+  return [...names];
+}
+
+/** The published pages of a live site or a version, with their structure and content. */
+export class SiteSource {
+  readonly byPath: Map<string, SitePage>;
+  readonly map: SiteMap;
+  /** Changes whenever the published paths or titles do: wikilinks are resolved against them. */
+  readonly linkKey: string;
+  readonly wikilinks: WikilinkResolver;
+  private uploadNames: Promise<Set<string>> | undefined;
+
+  /**
+   * @param key `live` or `v:<slug>`
+   * @param version the version's slug, null for the live pages
+   * @param pages the published pages, any order
+   * @param favicon an upload served whether or not a page references it: the site's icon
+   */
+  constructor(
+    readonly key: string,
+    readonly version: string | null,
+    readonly workspaceSlug: string,
+    pages: readonly SitePage[],
+    rootTitle: string,
+    private readonly loader: SourceLoader,
+    private readonly favicon: string | null = null,
+  ) {
+    this.byPath = new Map(pages.map((p) => [p.path, p]));
+    this.map = buildSiteMap(pages, rootTitle);
+    this.wikilinks = new WikilinkResolver(pages);
+    this.linkKey = createHash('sha256')
+      .update(
+        [...this.byPath.values()]
+          .map((p) => `${p.path}\u0000${p.title}`)
+          .sort()
+          .join('\n'),
+      )
+      .digest('base64url')
+      .slice(0, 16);
+  }
+
+  /** Pages in reading order. */
+  get pages(): SitePage[] {
+    return this.map.order;
+  }
+
+  /** A page's body ('' when its file disappeared since the index was read). */
+  async body(page: SitePage): Promise<string> {
+    return (await this.loader.readBody(page)) ?? '';
+  }
+
+  /** Every page with its body, in reading order. */
+  async bodies(): Promise<Array<{ page: SitePage; body: string }>> {
+    return Promise.all(this.pages.map(async (page) => ({ page, body: await this.body(page) })));
+  }
+
+  /** Names of the uploads the pages reference; computed once per source. */
+  referencedUploads(): Promise<Set<string>> {
+    this.uploadNames ??= this.bodies().then(
+      (all) =>
+        new Set(all.flatMap(({ page, body }) => referencedUploads(body, page.path, this.workspaceSlug))),
+    );
+    // A failed read must not be remembered: the next request tries again.
+    this.uploadNames.catch(() => (this.uploadNames = undefined));
+    return this.uploadNames;
+  }
+
+  /** An upload referenced by a published page of this source, or its icon; null for any other. */
+  async openUpload(name: string): Promise<ServedUpload | null> {
+    if (name !== this.favicon && !(await this.referencedUploads()).has(name)) return null;
+    return this.loader.openUpload(name);
+  }
+}

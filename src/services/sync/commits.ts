@@ -1,0 +1,271 @@
+import path from 'node:path';
+import type { EventBus, Unsubscribe } from '../../events/bus.js';
+import type { WorkspaceLock } from '../../git/lock.js';
+import type { CommitOptions, WorkspaceRepo } from '../../git/repository.js';
+import type { Logger } from '../../logger.js';
+import type { Store } from '../../store/database.js';
+import { FOLIO_IDENTITY, type RepoOpener } from './repo-opener.js';
+import type { SyncState } from './state.js';
+
+export interface GitCommitsDeps {
+  store: Store;
+  events: EventBus;
+  lock: WorkspaceLock;
+  logger: Logger;
+  repos: RepoOpener;
+  /** Where a failing commit is reported (`sync_status: error`, `last_error`). */
+  state: SyncState;
+  /** Quiet time after the last change of a batch before it is committed. */
+  debounceMs?: number;
+  /** A batch is committed at the latest this long after its first change, however busy the author. */
+  maxWaitMs?: number;
+  /** Told after a commit landed, outside the lock (the sync engine pushes it). */
+  afterCommit?: (workspaceId: string) => void;
+}
+
+type Op =
+  | { kind: 'create' | 'update' | 'delete' | 'upload'; path: string }
+  | { kind: 'move'; path: string; from: string };
+
+/** Changes of one author in one workspace waiting to be committed together. */
+interface Batch {
+  workspaceId: string;
+  actorId: string | null;
+  ops: Op[];
+  paths: Set<string>;
+  firstAt: number;
+  timer: NodeJS.Timeout | null;
+}
+
+/** One line per change; repeated saves of one page say so once. */
+function uniqueOps(ops: Op[]): Op[] {
+  const seen = new Set<string>();
+  return ops.filter((op) => {
+    const key = op.kind === 'update' || op.kind === 'create' ? `page\0${op.path}` : `${op.kind}\0${op.path}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * Commits web changes to the workspace repository (DESIGN.md convention 8: it
+ * listens to page and upload events; nothing calls it from the pages service).
+ * Changes are batched per workspace and author for a short quiet time, then
+ * committed under the workspace lock with the user as author, Folio as
+ * committer, and a message such as `docs: update Getting started`.
+ */
+export function createGitCommits(deps: GitCommitsDeps) {
+  const db = deps.store.db;
+  const debounceMs = deps.debounceMs ?? 1000;
+  const maxWaitMs = deps.maxWaitMs ?? 10_000;
+  const pending = new Map<string, Batch>();
+  const running = new Set<Promise<unknown>>();
+  const offs: Unsubscribe[] = [];
+  /** Workspaces whose last commit failed, with why: shown by readiness until a commit goes through. */
+  const failing = new Map<string, { error: string; at: string }>();
+
+  /** A commit failed: the files are safe on disk, but the workspace says so until one succeeds. */
+  async function commitFailed(workspaceId: string, error: unknown): Promise<void> {
+    deps.logger.warn({ err: error, workspace_id: workspaceId }, 'committing web changes failed');
+    try {
+      const text = await deps.state.recordError(workspaceId, error, 'Committing changes failed');
+      failing.set(workspaceId, { error: text, at: new Date().toISOString() });
+      await deps.state.setStatus(workspaceId, 'error');
+    } catch (stateError) {
+      deps.logger.warn({ err: stateError, workspace_id: workspaceId }, 'recording a commit failure failed');
+    }
+  }
+
+  /**
+   * After a failure, the first commit that goes through also commits what the
+   * failed ones left (as Folio) and clears the error; the push that follows
+   * sets the status of a workspace with a remote.
+   */
+  async function commitRecovered(workspaceId: string, repo: WorkspaceRepo): Promise<boolean> {
+    if (!failing.has(workspaceId)) return false;
+    const sha = await repo.commitAll({
+      authorName: FOLIO_IDENTITY.name,
+      authorEmail: FOLIO_IDENTITY.email,
+      message: 'docs: commit changes left uncommitted',
+    });
+    failing.delete(workspaceId);
+    await deps.state.clearError(workspaceId);
+    return sha !== null;
+  }
+
+  function track<T>(work: Promise<T>): Promise<T> {
+    running.add(work);
+    void work.finally(() => running.delete(work)).catch(() => undefined);
+    return work;
+  }
+
+  function note(workspaceId: string, actorId: string | null, op: Op): void {
+    const key = `${workspaceId}\0${actorId ?? ''}`;
+    let batch = pending.get(key);
+    if (!batch) {
+      batch = { workspaceId, actorId, ops: [], paths: new Set(), firstAt: Date.now(), timer: null };
+      pending.set(key, batch);
+    }
+    batch.ops.push(op);
+    batch.paths.add(op.path);
+    if (op.kind === 'move') batch.paths.add(op.from);
+    if (batch.timer) clearTimeout(batch.timer);
+    const wait = Math.max(0, Math.min(debounceMs, batch.firstAt + maxWaitMs - Date.now()));
+    batch.timer = setTimeout(() => void flush(workspaceId), wait);
+    batch.timer.unref();
+  }
+
+  offs.push(
+    deps.events.on('page-created', ({ payload: p }) =>
+      note(p.workspace_id, p.actor, { kind: 'create', path: p.path }),
+    ),
+    deps.events.on('page-updated', ({ payload: p }) =>
+      note(p.workspace_id, p.actor, { kind: 'update', path: p.path }),
+    ),
+    deps.events.on('page-deleted', ({ payload: p }) =>
+      note(p.workspace_id, p.actor, { kind: 'delete', path: p.path }),
+    ),
+    deps.events.on('page-moved', ({ payload: p }) =>
+      note(p.workspace_id, p.actor, { kind: 'move', path: p.new_path, from: p.old_path }),
+    ),
+    deps.events.on('upload-created', ({ payload: p }) =>
+      note(p.workspace_id, p.actor, { kind: 'upload', path: p.path }),
+    ),
+  );
+
+  async function describe(workspaceId: string, op: Op): Promise<string> {
+    if (op.kind === 'create' || op.kind === 'update') {
+      const row = await db
+        .selectFrom('pages')
+        .select('title')
+        .where('workspace_id', '=', workspaceId)
+        .where('path', '=', op.path)
+        .executeTakeFirst();
+      return `docs: ${op.kind} ${row?.title ?? op.path}`;
+    }
+    if (op.kind === 'move') return `docs: move ${op.from} to ${op.path}`;
+    if (op.kind === 'upload') return `docs: upload ${path.posix.basename(op.path)}`;
+    return `docs: delete ${op.path}`;
+  }
+
+  async function commitOptions(batch: Batch): Promise<CommitOptions> {
+    const user = batch.actorId
+      ? await db
+          .selectFrom('users')
+          .select(['name', 'email'])
+          .where('id', '=', batch.actorId)
+          .executeTakeFirst()
+      : undefined;
+    const lines = await Promise.all(uniqueOps(batch.ops).map((op) => describe(batch.workspaceId, op)));
+    const [first = 'docs: update', ...rest] = lines;
+    const message = rest.length === 0 ? first : `${first} (+${rest.length} more)\n\n${lines.join('\n')}`;
+    return {
+      authorName: user?.name ?? FOLIO_IDENTITY.name,
+      authorEmail: user?.email ?? FOLIO_IDENTITY.email,
+      committerName: FOLIO_IDENTITY.name,
+      committerEmail: FOLIO_IDENTITY.email,
+      message,
+    };
+  }
+
+  /**
+   * Commits every waiting batch of the workspace. The caller holds its lock
+   * (the sync engine does this before it merges). Returns whether a commit was made.
+   */
+  async function flushLocked(workspaceId: string): Promise<boolean> {
+    const batches = [...pending.entries()].filter(([, b]) => b.workspaceId === workspaceId);
+    if (batches.length === 0) return false;
+    for (const [key, batch] of batches) {
+      pending.delete(key);
+      if (batch.timer) clearTimeout(batch.timer);
+    }
+    const ws = await db
+      .selectFrom('workspaces')
+      .select(['id', 'git_branch', 'git_remote', 'deleted_at'])
+      .where('id', '=', workspaceId)
+      .executeTakeFirst();
+    if (!ws || ws.deleted_at !== null) return false;
+    let committed = false;
+    try {
+      const repo = await deps.repos.open(ws);
+      for (const [, batch] of batches) {
+        const sha = await repo.commitPaths([...batch.paths], await commitOptions(batch));
+        committed ||= sha !== null;
+      }
+      committed = (await commitRecovered(workspaceId, repo)) || committed;
+    } catch (error) {
+      // The files are safe on disk; the next commit that goes through (or sync, or start) takes them.
+      await commitFailed(workspaceId, error);
+    }
+    return committed;
+  }
+
+  /** Commits the workspace's waiting batches under its lock, then tells `afterCommit`. */
+  function flush(workspaceId: string): Promise<boolean> {
+    return track(
+      deps.lock
+        .run(workspaceId, () => flushLocked(workspaceId))
+        .then((committed) => {
+          if (committed) deps.afterCommit?.(workspaceId);
+          return committed;
+        })
+        .catch((error: unknown) => {
+          deps.logger.warn({ err: error, workspace_id: workspaceId }, 'committing web changes failed');
+          return false;
+        }),
+    );
+  }
+
+  return {
+    flushLocked,
+    flush,
+
+    /** Workspaces whose last commit failed, and why (for readiness). */
+    failures: (): Array<{ workspace_id: string; error: string; since: string }> =>
+      [...failing].map(([id, f]) => ({ workspace_id: id, error: f.error, since: f.at })),
+
+    /** Whether changes of the workspace are waiting for their commit. */
+    hasPending: (workspaceId: string): boolean =>
+      [...pending.values()].some((b) => b.workspaceId === workspaceId),
+
+    /**
+     * At start: commits whatever a crash left between a file write and its
+     * commit, in every live workspace (as Folio, since the author is unknown).
+     */
+    async commitLeftovers(): Promise<void> {
+      const workspaces = await db
+        .selectFrom('workspaces')
+        .select(['id', 'git_branch', 'git_remote'])
+        .where('deleted_at', 'is', null)
+        .execute();
+      for (const ws of workspaces) {
+        const sha = await deps.lock.run(ws.id, async () => {
+          try {
+            return await (
+              await deps.repos.open(ws)
+            ).commitAll({
+              authorName: FOLIO_IDENTITY.name,
+              authorEmail: FOLIO_IDENTITY.email,
+              message: 'docs: commit changes left uncommitted',
+            });
+          } catch (error) {
+            await commitFailed(ws.id, error);
+            return null;
+          }
+        });
+        if (sha) deps.afterCommit?.(ws.id);
+      }
+    },
+
+    /** Stops listening and commits what is still waiting. */
+    async stop(): Promise<void> {
+      for (const off of offs.splice(0)) off();
+      const workspaces = new Set([...pending.values()].map((b) => b.workspaceId));
+      await Promise.all([...workspaces].map((id) => flush(id)));
+      await Promise.all([...running]);
+    },
+  };
+}
+
+export type GitCommits = ReturnType<typeof createGitCommits>;

@@ -1,0 +1,164 @@
+import type { z } from 'zod';
+import type { Config } from '../../config.js';
+import type { Actor } from '../../domain/actor.js';
+import type { EventBus } from '../../events/bus.js';
+import { KeyedLock, type WorkspaceLock } from '../../git/lock.js';
+import type { WorkspaceRepo } from '../../git/repository.js';
+import type { Logger } from '../../logger.js';
+import type { Store } from '../../store/database.js';
+import type { AccessService } from '../access.js';
+import type { Clock } from '../../lib/clock.js';
+import { createGitCommits } from './commits.js';
+import { createGitRemote, type gitRemoteInput } from './remote.js';
+import { createRepoOpener, FOLIO_IDENTITY, type GitWorkspace } from './repo-opener.js';
+import type { PagesService } from '../pages/pages.js';
+import type { Reconciler } from '../pages/reconcile.js';
+import { remoteRulesOf } from '../workspaces/remote-rules.js';
+import { createSyncConflicts } from './conflicts.js';
+import { createConflictResolution } from './resolve.js';
+import { createSyncState } from './state.js';
+import { createSyncEngine, type SyncEngine } from './engine.js';
+import type { WorkspacesService } from '../workspaces/workspaces.js';
+
+export interface GitSyncDeps {
+  config: Pick<
+    Config,
+    | 'dataDir'
+    | 'gitSyncIntervalSeconds'
+    | 'gitFileRemoteRoot'
+    | 'gitAllowPrivateHosts'
+    | 'gitNetworkTimeoutSeconds'
+  >;
+  store: Store;
+  events: EventBus;
+  clock: Clock;
+  logger: Logger;
+  access: AccessService;
+  /** The same lock the page writes hold, so a merge never sees a half-written tree. */
+  lock: WorkspaceLock;
+  reconciler: Reconciler;
+  pages: PagesService;
+  workspaces: WorkspacesService;
+  /** Quiet time before web edits are committed (tests shorten it). */
+  commitDebounceMs?: number;
+}
+
+/**
+ * Git sync as one service (SPEC.md 1.3, 4.3): auto-commit of web changes,
+ * background pushes, pulls on demand, by webhook and by poll, conflicts, and
+ * the remote's credentials and deploy key. The parts live in git-*.ts and
+ * sync*.ts; this file only wires them together.
+ */
+export function createGitSync(deps: GitSyncDeps) {
+  const { config, store, events, clock, logger, access, lock } = deps;
+  const dataDir = config.dataDir;
+  const repos = createRepoOpener(dataDir, {
+    networkTimeoutMs: config.gitNetworkTimeoutSeconds * 1000,
+    logger,
+  });
+  let leftovers: Promise<void> = Promise.resolve();
+  // Fetches and pushes of one workspace take turns without holding up its page writes.
+  const network = new KeyedLock();
+  const state = createSyncState({ store, events, clock });
+  const conflicts = createSyncConflicts({ store, clock, events, access, state, dataDir });
+  // Commits are pushed by the engine, which itself flushes pending commits: bound late.
+  let engine: SyncEngine | null = null;
+  const commits = createGitCommits({
+    ...{ store, events, lock, logger, repos, state },
+    ...(deps.commitDebounceMs !== undefined ? { debounceMs: deps.commitDebounceMs } : {}),
+    afterCommit: (workspaceId) => engine?.pushSoon(workspaceId),
+  });
+  const remote = createGitRemote({
+    ...{ store, clock, access, lock, network, repos, dataDir },
+    rules: remoteRulesOf(config),
+    // Conflicts and errors were about the old remote.
+    onRemoteChanged: async (workspaceId) => {
+      await conflicts.supersedeAll(workspaceId);
+      await state.clearError(workspaceId);
+    },
+  });
+  const sync = createSyncEngine({
+    ...{ store, events, clock, logger, lock, network, access, repos, state, commits, remote, conflicts },
+    reconciler: deps.reconciler,
+    intervalSeconds: config.gitSyncIntervalSeconds,
+  });
+  engine = sync;
+  const resolution = createConflictResolution({
+    ...{ store, clock, logger, access, lock, conflicts, dataDir },
+    pages: deps.pages,
+    engine: sync,
+  });
+
+  return {
+    /** `POST /workspaces/:id/sync`. */
+    sync: sync.sync,
+    /** `POST /api/git/webhook/:workspace_id`. */
+    receiveWebhook: sync.receiveWebhook,
+    listConflicts: conflicts.list,
+    getConflict: conflicts.get,
+    downloadConflict: conflicts.download,
+    resolveConflict: resolution.resolve,
+    dismissConflict: conflicts.dismiss,
+    setCredentials: remote.setCredentials,
+    clearCredentials: remote.clearCredentials,
+    deployKey: remote.deployKey,
+
+    /** Admins: changes the remote and/or branch, then pulls from the new remote in the background. */
+    async setRemote(actor: Actor, idOrSlug: string, input: z.infer<typeof gitRemoteInput>) {
+      const id = await remote.setRemote(actor, idOrSlug, input);
+      if (input.git_remote) sync.runSync(id, { trigger: 'poll' }).catch(() => undefined);
+      return deps.workspaces.get(actor, id);
+    },
+
+    /**
+     * Admins: forgets the trusted SSH host key of the remote and clears the
+     * error it caused, then syncs in the background, trusting the key shown now.
+     */
+    async resetHostKey(actor: Actor, idOrSlug: string) {
+      const id = await remote.resetHostKey(actor, idOrSlug);
+      await state.clearError(id);
+      sync.runSync(id, { trigger: 'poll' }).catch(() => undefined);
+      return deps.workspaces.get(actor, id);
+    },
+
+    /**
+     * Commits everything in the workspace's tree now: the web changes waiting in their
+     * batches (with their authors), then anything else (edits found on disk, as Folio).
+     * The caller holds the workspace lock; answers the repository, e.g. for a version tag.
+     */
+    async commitEverythingLocked(ws: GitWorkspace): Promise<WorkspaceRepo> {
+      await commits.flushLocked(ws.id);
+      const repo = await repos.open(ws);
+      await repo.commitAll({
+        authorName: FOLIO_IDENTITY.name,
+        authorEmail: FOLIO_IDENTITY.email,
+        message: 'docs: commit changes found on disk',
+      });
+      return repo;
+    },
+
+    /** Workspaces whose last commit failed, and why (`/api/ready` reports them). */
+    commitFailures: commits.failures,
+
+    /** Commits what a crash left behind, pushes what is unpushed, starts polling. */
+    start(): void {
+      sync.start();
+      // Awaited by stop(), so a shutdown never races the database closing under it.
+      leftovers = commits.commitLeftovers().catch((error: unknown) => {
+        logger.warn({ err: error }, 'committing changes left on disk failed');
+      });
+    },
+
+    /**
+     * Stops polling, retries and background syncs (waiting for those running),
+     * then commits waiting web changes locally; the next start pushes them.
+     */
+    async stop(): Promise<void> {
+      await leftovers;
+      await sync.stop();
+      await commits.stop();
+    },
+  };
+}
+
+export type GitSyncService = ReturnType<typeof createGitSync>;

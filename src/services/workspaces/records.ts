@@ -1,0 +1,89 @@
+import type { Kysely } from 'kysely';
+import { metaFromRow, writeWorkspaceMeta } from '../../content/workspace-meta.js';
+import { MAX_SLUG_LENGTH, slugify } from '../../domain/slug.js';
+import type { Database, WorkspaceRow } from '../../store/schema.js';
+
+/**
+ * `base` or `base-2`, `base-3`… whichever no workspace (live or soft-deleted)
+ * holds; slugs stay unique for good so an old URL never points elsewhere.
+ */
+export async function uniqueWorkspaceSlug(db: Kysely<Database>, wanted: string): Promise<string> {
+  const base =
+    slugify(wanted)
+      .slice(0, MAX_SLUG_LENGTH - 4)
+      .replace(/-+$/, '') || 'docs';
+  const taken = new Set(
+    (
+      await db
+        .selectFrom('workspaces')
+        .select('slug')
+        .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]))
+        .execute()
+    ).map((r) => r.slug),
+  );
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+}
+
+/** Rewrites the workspace's metadata file from the row (after create, delete, adoption). */
+export async function saveWorkspaceMeta(
+  db: Kysely<Database>,
+  dataDir: string,
+  row: WorkspaceRow,
+): Promise<void> {
+  const org = await db.selectFrom('orgs').select('handle').where('id', '=', row.org_id).executeTakeFirst();
+  await writeWorkspaceMeta(dataDir, metaFromRow(row, org?.handle ?? 'unknown'));
+}
+
+/** The organization of the platform owner (the first user), if that user exists. */
+export async function platformOwnerOrg(
+  db: Kysely<Database>,
+): Promise<{ id: string; handle: string } | undefined> {
+  return db
+    .selectFrom('org_members')
+    .innerJoin('users', 'users.id', 'org_members.user_id')
+    .innerJoin('orgs', 'orgs.id', 'org_members.org_id')
+    .select(['orgs.id', 'orgs.handle'])
+    .where('users.is_platform_owner', '=', 1)
+    .where('org_members.role', '=', 'superadmin')
+    .orderBy('org_members.created_at')
+    .executeTakeFirst();
+}
+
+/**
+ * CONTRACT.md 6: workspaces restored by `rebuild` before anyone registered
+ * sit in organizations with no members. The first registration adopts them
+ * into the new owner's organization and drops the empty placeholders.
+ * Returns the adopted workspaces.
+ */
+export async function adoptOrphanWorkspaces(
+  trx: Kysely<Database>,
+  dataDir: string,
+  orgId: string,
+): Promise<WorkspaceRow[]> {
+  const orphanOrgs = (
+    await trx
+      .selectFrom('orgs')
+      .select('id')
+      .where('id', '!=', orgId)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('org_members')
+              .select('org_members.user_id')
+              .whereRef('org_members.org_id', '=', 'orgs.id'),
+          ),
+        ),
+      )
+      .execute()
+  ).map((o) => o.id);
+  if (orphanOrgs.length === 0) return [];
+  const adopted = await trx.selectFrom('workspaces').selectAll().where('org_id', 'in', orphanOrgs).execute();
+  if (adopted.length === 0) return [];
+  const emptied = [...new Set(adopted.map((w) => w.org_id))];
+  await trx.updateTable('workspaces').set({ org_id: orgId }).where('org_id', 'in', emptied).execute();
+  await trx.deleteFrom('orgs').where('id', 'in', emptied).execute();
+  const moved = adopted.map((w) => ({ ...w, org_id: orgId }));
+  for (const w of moved) await saveWorkspaceMeta(trx, dataDir, w);
+  return moved;
+}

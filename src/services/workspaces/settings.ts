@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import type { Actor } from '../../domain/actor.js';
+import { CAN } from '../../domain/policy.js';
+import { THEME_NAMES, type ThemeName } from '../../render/themes.js';
+import type { Store } from '../../store/database.js';
+import type { WorkspaceRow } from '../../store/schema.js';
+import type { AccessService } from '../access.js';
+import { actorIdOf, record } from '../activity.js';
+import type { Clock } from '../../lib/clock.js';
+
+/** CONTRACT.md part 3's workspace settings. */
+export interface WorkspaceSettings {
+  public_site: boolean;
+  theme: ThemeName;
+  site_title: string;
+  site_description: string;
+  frontmatter_mode: 'strict' | 'lenient';
+  default_version: string | null;
+}
+
+/** PUT takes any subset; unknown keys are refused so a typo is not silently dropped. */
+export const updateSettingsInput = z
+  .object({
+    public_site: z.boolean(),
+    theme: z.enum(THEME_NAMES, { error: `theme must be one of ${THEME_NAMES.join(', ')}` }),
+    site_title: z.string().trim().max(200),
+    site_description: z.string().trim().max(2000),
+    frontmatter_mode: z.enum(['strict', 'lenient']),
+    default_version: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .regex(/^[A-Za-z0-9._-]+$/, 'default_version must be a version slug')
+      .nullable(),
+  })
+  .partial()
+  .strict();
+
+/**
+ * The settings as stored merged over the defaults: the instance's
+ * FRONTMATTER_MODE, the workspace name as site title, the `default` theme and
+ * a private site. Unreadable JSON counts as nothing stored.
+ */
+export function readSettings(
+  workspace: WorkspaceRow,
+  defaults: { frontmatterMode: 'strict' | 'lenient' },
+): WorkspaceSettings {
+  let stored: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(workspace.settings);
+    if (parsed && typeof parsed === 'object') stored = parsed as Record<string, unknown>;
+  } catch {
+    // fall back to the defaults
+  }
+  const valid = updateSettingsInput
+    .strip()
+    .safeParse(Object.fromEntries(Object.entries(stored).filter(([k]) => k in updateSettingsInput.shape)));
+  const s = valid.success ? valid.data : {};
+  return {
+    public_site: s.public_site ?? false,
+    theme: s.theme ?? 'default',
+    site_title: s.site_title || workspace.name,
+    site_description: s.site_description ?? '',
+    frontmatter_mode: s.frontmatter_mode ?? defaults.frontmatterMode,
+    default_version: s.default_version ?? null,
+  };
+}
+
+/** Workspace settings (SPEC.md 4.5 admin/settings): read and written by admins. */
+export function createSettings(deps: {
+  store: Store;
+  clock: Clock;
+  access: AccessService;
+  frontmatterMode: 'strict' | 'lenient';
+  /** Told after a workspace's settings were written (the published site drops what it cached). */
+  onChange?: (workspaceId: string) => void;
+}) {
+  const db = deps.store.db;
+  const defaults = { frontmatterMode: deps.frontmatterMode };
+
+  return {
+    async get(actor: Actor, workspaceId: string): Promise<WorkspaceSettings> {
+      const { workspace } = await deps.access.require(actor, workspaceId, CAN.readAdmin);
+      return readSettings(workspace, defaults);
+    },
+
+    /**
+     * Merges the given keys into the stored settings (other keys stored by
+     * other features are kept) and records `settings_updated` with the keys
+     * that changed.
+     */
+    async update(
+      actor: Actor,
+      workspaceId: string,
+      input: z.infer<typeof updateSettingsInput>,
+    ): Promise<WorkspaceSettings> {
+      const { workspace } = await deps.access.require(actor, workspaceId, CAN.administer);
+      const now = deps.clock.now().toISOString();
+      const updated = await db.transaction().execute(async (trx) => {
+        // Writing the row first locks it, and the re-read below then sees any
+        // concurrent PUT's keys, so two admins changing different keys both land.
+        await trx.updateTable('workspaces').set({ updated_at: now }).where('id', '=', workspace.id).execute();
+        const row = await trx
+          .selectFrom('workspaces')
+          .selectAll()
+          .where('id', '=', workspace.id)
+          .executeTakeFirstOrThrow();
+        let stored: Record<string, unknown> = {};
+        try {
+          stored = JSON.parse(row.settings) as Record<string, unknown>;
+        } catch {
+          // replaced below
+        }
+        const before = readSettings(row, defaults);
+        const changed = Object.keys(input).filter(
+          (k) => before[k as keyof WorkspaceSettings] !== input[k as keyof typeof input],
+        );
+        const settings = JSON.stringify({ ...stored, ...input });
+        await trx.updateTable('workspaces').set({ settings }).where('id', '=', workspace.id).execute();
+        if (changed.length > 0) {
+          await record(trx, {
+            workspaceId: workspace.id,
+            action: 'settings_updated',
+            actorId: actorIdOf(actor),
+            details: { changed: Object.fromEntries(changed.map((k) => [k, input[k as keyof typeof input]])) },
+            at: now,
+          });
+        }
+        return readSettings({ ...row, settings }, defaults);
+      });
+      deps.onChange?.(workspace.id);
+      return updated;
+    },
+  };
+}
+
+export type SettingsService = ReturnType<typeof createSettings>;
