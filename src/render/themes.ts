@@ -27,9 +27,6 @@ export const THEME_NAMES = ['default', 'dark', 'forest', 'rose', 'amber', 'minim
 /** One of {@link THEME_NAMES}. */
 export type ThemeName = (typeof THEME_NAMES)[number];
 
-/** The theme used when a workspace has none set (or an unknown one). */
-export const DEFAULT_THEME: ThemeName = 'default';
-
 const THEMES: Record<ThemeName, ThemeDefinition> = {
   default: defaultTheme,
   dark: darkTheme,
@@ -48,11 +45,6 @@ export function isThemeName(x: unknown): x is ThemeName {
 /** The theme's definition (palettes, fonts); read-only, for tests and the settings UI. */
 export function themeDefinition(name: ThemeName): Readonly<ThemeDefinition> {
   return THEMES[name];
-}
-
-/** Human-readable theme name, e.g. `Forest`. */
-export function themeLabel(name: ThemeName): string {
-  return THEMES[name].label;
 }
 
 /**
