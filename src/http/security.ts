@@ -3,8 +3,8 @@ import crypto from 'node:crypto';
 /** The three surfaces SPEC.md part 8 gives a Content-Security-Policy of their own. */
 export type Surface = 'api' | 'site' | 'app';
 
-// Nonces come from a pool of crypto-random bytes refilled 256 at a time: one
-// randomBytes call per request was a tenth of a published page's cost.
+// Nonces come from a pool of crypto-random bytes refilled 256 at a time, because a
+// randomBytes call per request is a noticeable share of a published page's cost.
 const noncePool = Buffer.alloc(16 * 256);
 let nonceAt = noncePool.length;
 

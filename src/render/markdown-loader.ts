@@ -1,6 +1,6 @@
 /**
  * The Markdown stack (markdown-it and its plugins, highlight.js, sanitize-html with
- * postcss) costs about a quarter of a second and 20 MB to load. Most processes never
+ * postcss) is slow and large to load (bench/RESULTS.md, startup). Most processes never
  * render Markdown at all (an API-only server, `folio mcp`, the other CLI commands), so
  * it loads on the first render instead of at start-up. Pages render in worker threads
  * (render-pool.ts); comments, which are small, render here.

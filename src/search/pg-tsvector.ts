@@ -91,9 +91,9 @@ export function createPgTsvectorIndex(store: Store): SearchIndex {
           ) stored`.execute(trx);
         await sql`create index if not exists search_documents_vector
           on search_documents using gin (search_vector)`.execute(trx);
-        // Ranking reads the vector of every match; fetched from TOAST (the default for a
-        // value over 2 KB) that cost three times the ranking itself at 10,000 pages. Keep
-        // vectors in the row where they fit. Applies to rows written from now on.
+        // Ranking reads the vector of every match, and fetching it from TOAST (the default
+        // for a value over 2 KB) costs more than the ranking itself. Keep vectors in the
+        // row where they fit. Applies to rows written from now on.
         await sql`alter table search_documents alter column search_vector set storage main`.execute(trx);
         await sql`alter table search_documents set (toast_tuple_target = 8160)`.execute(trx);
       });
@@ -133,8 +133,8 @@ export function createPgTsvectorIndex(store: Store): SearchIndex {
           and d.restricted = 0
           ${query.publishedOnly ? sql`and d.status = 'published'` : sql``}`;
       // Every match is scored where it is read, so only small columns go on: left to the
-      // planner, the score was computed after the count's window, which then buffered each
-      // match's whole vector (twice the time of the ranking itself). The count rides along,
+      // planner, the score is computed after the count's window, which then buffers each
+      // match's whole vector. The count rides along,
       // since every match is ranked anyway. ts_headline re-parses a whole document, so it
       // runs afterwards for the page of results alone.
       const { rows } = await sql<RankedRow>`

@@ -124,8 +124,7 @@ export function createSqliteFtsIndex(store: Store): SearchIndex {
    * Snippets for the page of results: the body's head and the description for every row,
    * and the rest of the body only for rows whose match is not in the head. `+rowid` keeps
    * FTS5 from using the rowid list as its plan: it would then re-run the whole MATCH (prefix
-   * expansion included) for every rowid, measured at 40 ms for a single row; filtering the
-   * match's own rows costs about a millisecond.
+   * expansion included) for every rowid, where filtering the match's own rows is cheap.
    */
   async function snippets(match: string, rowids: number[]): Promise<Map<number, string>> {
     if (rowids.length === 0) return new Map();
@@ -160,8 +159,8 @@ export function createSqliteFtsIndex(store: Store): SearchIndex {
         await sql`create unique index if not exists search_documents_fts_rowid
           on search_documents (fts_rowid)`.execute(trx);
         // Covers the join of every query: matched rows are filtered and shown from this small
-        // index alone, never from table rows that carry whole bodies (scattered over many
-        // pages, they made a common word's search ten times slower at 10,000 pages).
+        // index alone, never from table rows that carry whole bodies, which lie scattered
+        // over many database pages.
         await sql`create index if not exists search_documents_fts_cover
           on search_documents (fts_rowid, workspace_id, restricted, status, path, title, page_id)`.execute(
           trx,
