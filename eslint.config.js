@@ -1,6 +1,12 @@
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+import folio from './eslint-rules/no-import-cycle.js';
+
+/** The doors into Folio: they reach the services only through the capabilities' public faces. */
+const ADAPTERS = ['src/http/**/*.ts', 'src/mcp/**/*.ts', 'src/ws/**/*.ts', 'src/cli/**/*.ts'];
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', 'test-artifacts/'] },
@@ -10,6 +16,54 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    // No import cycles in the server code: a cycle makes module initialisation order fragile
+    // and usually means two files share what belongs in a third. import-x's rule follows
+    // value imports through the TypeScript resolver; ours adds the type-only ones it skips.
+    files: ['src/**/*.ts'],
+    plugins: { 'import-x': importX, folio },
+    settings: {
+      // import-x reads only the extensions and parsers it is told of: TypeScript's here.
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'tsconfig.json' })],
+    },
+    rules: { 'import-x/no-cycle': 'error', 'folio/no-import-cycle': 'error' },
+  },
+  {
+    files: ADAPTERS,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              // Any file under services/ but its index, access.js, activity.js and <capability>/index.js.
+              regex: String.raw`(^|/)services/(?!(index|access|activity)\.js$|[\w-]+/index\.js$)`,
+              message:
+                'Adapters use the services through services/index.js or a capability’s index.js, never its inner files.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/services/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['fastify', '@fastify/*', '@modelcontextprotocol/*', 'ws'],
+              message: 'Services know no transport: HTTP, MCP and WebSocket stay in the adapters.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

@@ -87,7 +87,7 @@ async function seed(folio: Folio, workspaceId: string, count: number): Promise<n
   for (let start = 0; start < count; start += 500) {
     await folio.store.db.transaction().execute(async (trx) => {
       for (let i = start; i < Math.min(count, start + 500); i++) {
-        await folio.services.searchIndex.upsert(trx, documentFor(workspaceId, i));
+        await folio.runtime.searchIndex.upsert(trx, documentFor(workspaceId, i));
       }
     });
   }
@@ -179,7 +179,7 @@ async function benchOn(name: 'sqlite' | 'postgres'): Promise<void> {
         value: `${(indexMs / 1000).toFixed(1)} s (${((size / indexMs) * 1000).toFixed(0)} pages/s)`,
       });
       const goal = size === 1_000 ? '< 8 ms p99 (DocPlatform, 1,000 pages)' : '';
-      const index = await measure((q) => folio.services.searchIndex.query({ workspaceId: id, q, limit: 20 }));
+      const index = await measure((q) => folio.runtime.searchIndex.query({ workspaceId: id, q, limit: 20 }));
       const service = await measure((q) => folio.services.search.search(actor, id, { q, limit: 20 }));
       const http = await measure((q) =>
         call('GET', `/api/v1/workspaces/${id}/search?q=${encodeURIComponent(q)}&limit=20`, token),

@@ -8,7 +8,7 @@ import { type BucketLimit, type BucketName, type BucketTable, bucketTable } from
 import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './ratelimit/limiter.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import type { TxtResolver } from './services/publishing/index.js';
-import { createServices, type Services } from './services/index.js';
+import { createServices, type Quota, type Services, type ServicesRuntime } from './services/index.js';
 import { openStore, type Store } from './store/database.js';
 
 export interface CoreOptions {
@@ -34,7 +34,13 @@ export interface Core {
   events: EventBus;
   limiter: RateLimiter;
   buckets: BucketTable;
+  clock: Clock;
+  /** Spends a unit of a rate-limit bucket (adapters that count requests themselves: MCP). */
+  quota: Quota;
+  /** The capability facades adapters receive. */
   services: Services;
+  /** Start-up and background work of the services; not for adapters. */
+  runtime: ServicesRuntime;
   close(): Promise<void>;
 }
 
@@ -62,13 +68,15 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
   const limiter: RateLimiter = redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter();
   const buckets = bucketTable(options.rateLimits);
 
-  const services = await createServices({
+  const clock = options.clock ?? systemClock;
+  const quota: Quota = async (bucket, key) => (await limiter.hit(key, buckets[bucket])).allowed;
+  const { services, runtime } = await createServices({
     config,
     store,
     events,
     logger,
-    clock: options.clock ?? systemClock,
-    quota: async (bucket, key) => (await limiter.hit(key, buckets[bucket])).allowed,
+    clock,
+    quota,
     ...(options.txtResolver ? { txtResolver: options.txtResolver } : {}),
   });
 
@@ -80,10 +88,13 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     events,
     limiter,
     buckets,
+    clock,
+    quota,
     services,
+    runtime,
     close() {
       closing ??= (async () => {
-        await services.stop();
+        await runtime.stop();
         await events.close();
         await limiter.close();
         redis?.disconnect();

@@ -56,7 +56,7 @@ export interface Folio extends Omit<Core, 'close'> {
  */
 export async function createFolio(config: Config, options: FolioOptions = {}): Promise<Folio> {
   const core = await createCore(config, options);
-  const { services, logger } = core;
+  const { services, runtime, logger } = core;
 
   const free = await services.health.freeDiskBytes();
   if (free !== null && free < LOW_DISK_BYTES) {
@@ -66,8 +66,7 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
   const hub = new Hub({
     events: core.events,
     access: services.access,
-    store: core.store,
-    clock: services.deps.clock,
+    clock: core.clock,
     logger,
   });
 
@@ -84,7 +83,7 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
     notFoundFallback: webApp.fallback,
     routes: [
       healthRoutes(services.health, VERSION),
-      authRoutes(services),
+      authRoutes(services, config.publicUrl),
       identityProviderRoutes(services),
       apiKeyRoutes(services),
       workspaceRoutes(services),
@@ -102,14 +101,18 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
       commentRoutes(services),
       settingsRoutes(services),
       aiRoutes(services),
-      wsRoutes(services, hub),
+      wsRoutes(services, hub, config.publicUrl),
       // Publishing: the published site and what surrounds it.
       siteRoutes(services),
       versionRoutes(services),
       publishingRoutes(services),
       customDomainRoutes(services),
-      analyticsRoutes(services),
-      mcpRoutes(services, { offerSync: true, corsOrigins: config.mcpCorsOrigins }),
+      analyticsRoutes(services, config.publicUrl),
+      mcpRoutes(services, {
+        offerSync: true,
+        corsOrigins: config.mcpCorsOrigins,
+        ...{ quota: core.quota, logger, publicUrl: config.publicUrl },
+      }),
       // Last: its catch-all answers only what no other route claims.
       webApp.routes,
     ],
@@ -130,12 +133,12 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
         stale += await removeStaleTempFiles(path.join(config.dataDir, dir));
       if (stale > 0) logger.info({ files: stale }, 'removed temp files left by a crash');
       // Before any request or start-up reconciliation reads the files a crashed move left half-done.
-      await services.moveRecovery.finishPending();
+      await runtime.finishPendingMoves();
       const address = await app.listen({ port: config.port, host: config.host });
       // Tells `folio rebuild` (and in-process `folio mcp`) that a server is using DATA_DIR.
       lock = await holdServerLock(config.dataDir);
-      await services.ready();
-      services.start();
+      await runtime.ready();
+      runtime.start();
       return address;
     },
     close() {

@@ -1,6 +1,6 @@
 /** Anthropic's Messages API: `POST {base}/v1/messages`. */
 import { postJson, providerError, type HttpOptions, type ProviderResponse } from './http.js';
-import type { AiProvider, AiRequest } from './provider.js';
+import type { AiProvider, AiRequest } from './provider-interface.js';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 /** The API requires max_tokens; this is used when the caller gives none. */

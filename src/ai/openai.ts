@@ -3,7 +3,7 @@
  * and other servers that speak `POST {base}/chat/completions`.
  */
 import { postJson, providerError, type HttpOptions, type ProviderResponse } from './http.js';
-import type { AiProvider, AiRequest } from './provider.js';
+import type { AiProvider, AiRequest } from './provider-interface.js';
 
 export interface OpenAiOptions extends HttpOptions {
   /** Up to and including the API version, e.g. `https://api.openai.com/v1`; no trailing slash. */

@@ -6,27 +6,9 @@
 import { createAnthropicProvider } from './anthropic.js';
 import { DEFAULT_TIMEOUT_MS, defaultSleep, type HttpOptions, type ProviderName, type Sleep } from './http.js';
 import { createOpenAiProvider } from './openai.js';
+import type { AiProvider } from './provider-interface.js';
 
-export interface AiMessage {
-  role: 'user' | 'assistant';
-  content: string;
-}
-
-export interface AiRequest {
-  system: string;
-  messages: AiMessage[];
-  maxTokens?: number;
-  signal?: AbortSignal;
-}
-
-export interface AiProvider {
-  name: ProviderName;
-  model: string;
-  /** The whole answer as text. Throws AI_PROVIDER_ERROR, or the abort reason of `req.signal`. */
-  complete(req: AiRequest): Promise<string>;
-  /** The answer's text deltas in order; the request starts on first iteration, errors as for complete. */
-  stream(req: AiRequest): AsyncIterable<string>;
-}
+export type { AiMessage, AiProvider, AiRequest } from './provider-interface.js';
 
 export interface AiProviderConfig {
   /** `openai` (any OpenAI-compatible endpoint) or `anthropic`; unset or empty disables AI. */

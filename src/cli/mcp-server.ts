@@ -59,7 +59,11 @@ async function inProcessApp(config: Config): Promise<McpApp> {
     authenticate: core.services.authenticate,
     routes: [
       healthRoutes(core.services.health, VERSION),
-      mcpRoutes(core.services, { offerSync: false, corsOrigins: config.mcpCorsOrigins }),
+      mcpRoutes(core.services, {
+        offerSync: false,
+        corsOrigins: config.mcpCorsOrigins,
+        ...{ quota: core.quota, logger: core.logger, publicUrl: config.publicUrl },
+      }),
     ],
   });
   return {

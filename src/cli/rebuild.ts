@@ -42,7 +42,7 @@ export const rebuildCommand: Command = {
         out(
           `Rebuilding ${slug ? `workspace ${slug}` : 'every workspace'} from the files in ${config.dataDir}`,
         );
-        const result = await core.services.rebuilder.rebuild(SYSTEM_ACTOR, {
+        const result = await core.runtime.rebuild(SYSTEM_ACTOR, {
           ...(slug ? { slug } : {}),
           progress: out,
         });

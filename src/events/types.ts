@@ -1,6 +1,7 @@
 /**
  * Every event Folio emits, keyed by type. The first nine are SPEC.md 6.2's
  * WebSocket events and carry exactly its payload fields; the rest are internal.
+ * Payloads are plain JSON: the Redis bus carries them to every instance.
  */
 export interface EventPayloads {
   'page-created': { workspace_id: string; path: string; actor: string | null };
@@ -16,6 +17,12 @@ export interface EventPayloads {
   'upload-created': { workspace_id: string; path: string; actor: string | null };
   /** Internal (not sent over WebSocket): a member was removed; the hub drops their subscriptions. */
   'member-removed': { workspace_id: string; user_id: string; actor: string | null };
+  /** Internal: a workspace's settings were written; the published site drops what it cached. */
+  'settings-changed': { workspace_id: string };
+  /** Internal: a documentation version was made or removed; the published site looks again. */
+  'versions-changed': { workspace_id: string };
+  /** Internal: web edits were committed to the workspace's repository; the sync engine pushes them. */
+  'commits-made': { workspace_id: string };
 }
 
 export type EventType = keyof EventPayloads;

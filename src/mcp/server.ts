@@ -3,7 +3,8 @@ import { z } from 'zod';
 import type { Actor } from '../domain/actor.js';
 import { AppError } from '../errors.js';
 import { orgRateKey, rateBucketFor } from '../ratelimit/buckets.js';
-import type { Services } from '../services/index.js';
+import type { Logger } from '../logger.js';
+import type { Quota, Services } from '../services/index.js';
 import { VERSION } from '../version.js';
 import { toCallResult } from './result.js';
 import type { ToolDefinition } from './tool.js';
@@ -11,7 +12,16 @@ import { ALL_TOOLS } from './tools/index.js';
 
 export const TOOL_PREFIX = 'svc_';
 
-export interface McpServerOptions {
+/** What the composition root hands the MCP adapter besides the services. */
+export interface McpEnvironment {
+  /** Counts each tool call against the organization's read or write bucket. */
+  quota: Quota;
+  logger: Logger;
+  /** PUBLIC_URL, for the links tools answer with. */
+  publicUrl: string;
+}
+
+export interface McpServerOptions extends McpEnvironment {
   services: Services;
   actor: Actor;
   /** Fixes every tool to one workspace (stdio); otherwise tools take a `workspace` argument. */
@@ -55,16 +65,19 @@ export function buildMcpServer(options: McpServerOptions): McpServer {
       async (args: Record<string, unknown>) => {
         try {
           const bucket = rateBucketFor(tool.op);
-          const allowed = await services.deps.quota(bucket, orgRateKey(bucket, actor.orgId));
+          const allowed = await options.quota(bucket, orgRateKey(bucket, actor.orgId));
           if (!allowed) throw new AppError('RATE_LIMITED', 'Too many requests; try again later');
           const workspace =
             options.fixedWorkspace ?? (typeof args.workspace === 'string' ? args.workspace : '');
           const { workspace: _omit, ...rest } = args;
-          const value = await tool.run({ actor, services, workspace }, multiWorkspace ? rest : args);
+          const value = await tool.run(
+            { actor, services, workspace, publicUrl: options.publicUrl },
+            multiWorkspace ? rest : args,
+          );
           return toCallResult({ ok: true, value });
         } catch (error) {
           if (!(error instanceof AppError))
-            services.deps.logger.error({ err: error, tool: tool.name }, 'MCP tool failed');
+            options.logger.error({ err: error, tool: tool.name }, 'MCP tool failed');
           return toCallResult({ ok: false, error });
         }
       },

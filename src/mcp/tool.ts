@@ -9,6 +9,8 @@ export interface ToolContext {
   services: Services;
   /** The workspace slug: fixed by `folio mcp --workspace`, else the `workspace` argument. */
   workspace: string;
+  /** PUBLIC_URL, for links in results. */
+  publicUrl: string;
 }
 
 type Shape = Record<string, z.ZodType>;

@@ -51,6 +51,18 @@ export function createAccess(store: Store) {
     findWorkspace,
     roleIn,
 
+    /** Those of the given workspace ids that still exist and are not deleted. */
+    async liveWorkspaceIds(ids: readonly string[]): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const rows = await store.db
+        .selectFrom('workspaces')
+        .select('id')
+        .where('id', 'in', ids)
+        .where('deleted_at', 'is', null)
+        .execute();
+      return new Set(rows.map((w) => w.id));
+    },
+
     /**
      * Loads a workspace and checks the actor may do `need` there: NOT_FOUND
      * when it does not exist or the actor cannot read it, FORBIDDEN when it

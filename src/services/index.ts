@@ -51,21 +51,25 @@ import { createSettings, createWorkspaces, remoteRulesOf } from './workspaces/in
 import { loadOrCreateSecretFile, randomToken } from '../lib/secrets.js';
 import { createSiteServices, type TxtResolver } from './publishing/index.js';
 
+/** Spends one unit of a rate-limit bucket; false once it is exhausted. */
+export type Quota = (bucket: BucketName, key: string) => Promise<boolean>;
+
 export interface ServiceDeps {
   config: Config;
   store: Store;
   events: EventBus;
   clock: Clock;
   logger: Logger;
-  /** Spends one unit of a rate-limit bucket; false once it is exhausted. */
-  quota: (bucket: BucketName, key: string) => Promise<boolean>;
+  quota: Quota;
   /** TXT lookups for custom-domain verification (tests inject answers); `dns.promises` by default. */
   txtResolver?: TxtResolver;
 }
 
 /**
- * Builds every service from explicit dependencies (DESIGN.md convention 6).
- * Adapters (HTTP, MCP, WebSocket, CLI) receive this object and nothing else.
+ * Builds every service from explicit dependencies (DESIGN.md convention 6). `services` is
+ * what adapters (HTTP, MCP, WebSocket, CLI) receive: the capability facades and nothing
+ * else. `runtime` is for the composition root and the CLI's admin commands: start-up
+ * work, background work and the shared search index.
  */
 export async function createServices(deps: ServiceDeps) {
   const { config, store, clock } = deps;
@@ -157,7 +161,6 @@ export async function createServices(deps: ServiceDeps) {
     retentionDays: config.backups.retentionDays,
     intervalHours: config.backups.intervalHours,
   });
-  let siteChanged: (workspaceId: string) => void = () => undefined;
   // Collaboration. The Cloud edition swaps in plan-backed seat limits.
   const planLimits: PlanLimits = { ...communityPlanLimits };
   const publicUrl = config.publicUrl;
@@ -167,8 +170,8 @@ export async function createServices(deps: ServiceDeps) {
     invitations: createInvitations({ store, clock, access, outbox, planLimits, publicUrl }),
     shareLinks: createShareLinks({ store, clock, access, planLimits, publicUrl }),
     comments: createComments({ store, clock, access }),
-    // The published site (created below) caches settings; it hears of changes at once.
-    settings: createSettings({ store, clock, access, frontmatterMode, onChange: (id) => siteChanged(id) }),
+    // `settings-changed` tells the published site, which caches settings, at once.
+    settings: createSettings({ store, clock, access, frontmatterMode, events: deps.events }),
     onboarding: createOnboarding({ store, clock }),
     wsTokens: createWsTokens({ store, clock, jwtKeyPath: config.jwtKeyPath, keyReady: () => jwt.ready() }),
   };
@@ -197,8 +200,6 @@ export async function createServices(deps: ServiceDeps) {
     ...{ reconciler, git: gitSync, lock: workspaceLock, searchIndex },
     ...(deps.txtResolver ? { txtResolver: deps.txtResolver } : {}),
   });
-  siteChanged = (id) => publishing.site.invalidate(id);
-
   const passwordReset = createPasswordReset({
     store,
     clock,
@@ -206,10 +207,11 @@ export async function createServices(deps: ServiceDeps) {
     passwords,
     sessions,
     publicUrl: config.publicUrl,
+    quota: deps.quota,
   });
+  const rebuilder = createRebuilder({ store, clock, logger, dataDir, reconciler, moveRecovery });
 
-  return {
-    deps,
+  const services = {
     access,
     auth,
     externalSignIn: createExternalSignIn({
@@ -225,17 +227,12 @@ export async function createServices(deps: ServiceDeps) {
     sessions,
     outbox,
     passwordReset,
-    searchIndex,
-    workspaceLock,
-    reconciler,
     workspaces,
     pages,
     activity: createActivity({ store, access }),
     // Agent-facing views and the recoverable delete (MCP's svc_get_manifest, svc_get_context, svc_delete_page).
     discovery: createPageDiscovery({ store, access, pages, dataDir: config.dataDir }),
     trash: createPageTrash({ access, pages, clock, dataDir: config.dataDir }),
-    moveRecovery,
-    rebuilder: createRebuilder({ store, clock, logger, dataDir, reconciler, moveRecovery }),
     search: createSearchService({ access, searchIndex }),
     // AI: chat is grounded in pages found by the workspace's search and read as the caller.
     ai: createAiService({
@@ -252,6 +249,8 @@ export async function createServices(deps: ServiceDeps) {
       clock,
       lock: workspaceLock,
       events: deps.events,
+      // Without sign-in, the published site decides (SPEC.md 4.2).
+      publicUpload: publishing.site.publicUpload,
     }),
     gitSync,
     templates: createTemplates(),
@@ -265,10 +264,24 @@ export async function createServices(deps: ServiceDeps) {
       gitVersion: gitAvailable,
       commitFailures: gitSync.commitFailures,
     }),
+  };
+
+  const runtime = {
+    /** The search index the page services write through (tests make it fail on purpose). */
+    searchIndex,
     mailWorker,
 
     /** Resolves once start-up work done in the background (the JWT key) is complete. */
     ready: () => jwt.ready(),
+
+    /**
+     * Finishes page moves a crash interrupted; run before any request or start-up
+     * reconciliation reads the files such a move left half-done.
+     */
+    finishPendingMoves: () => moveRecovery.finishPending(),
+
+    /** `folio rebuild`: recreates the page and search indexes from the files. */
+    rebuild: rebuilder.rebuild,
 
     /**
      * Starts background work (mail delivery, periodic backups, reconciling each
@@ -292,6 +305,10 @@ export async function createServices(deps: ServiceDeps) {
       await pgLock?.close();
     },
   };
+  return { services, runtime };
 }
 
-export type Services = Awaited<ReturnType<typeof createServices>>;
+/** The capability facades: everything an adapter may use. */
+export type Services = Awaited<ReturnType<typeof createServices>>['services'];
+/** Start-up and background work, for the composition root and the CLI's admin commands. */
+export type ServicesRuntime = Awaited<ReturnType<typeof createServices>>['runtime'];

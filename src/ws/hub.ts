@@ -8,7 +8,6 @@ import type { EventType, FolioEvent } from '../events/types.js';
 import type { Logger } from '../logger.js';
 import type { AccessService } from '../services/access.js';
 import type { Clock } from '../lib/clock.js';
-import type { Store } from '../store/database.js';
 import { PRESENCE_TIMEOUT_MS, PresenceTracker } from './presence.js';
 
 /** SPEC.md 6.2's events: the only bus events a WebSocket client ever sees. */
@@ -27,7 +26,6 @@ export const WS_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>([
 export interface HubOptions {
   events: EventBus;
   access: AccessService;
-  store: Store;
   clock: Clock;
   logger: Logger;
   presenceTimeoutMs?: number;
@@ -312,16 +310,7 @@ export class Hub {
     }
     const subscribed = [...this.byWorkspace.keys()];
     if (subscribed.length === 0) return;
-    const live = new Set(
-      (
-        await this.options.store.db
-          .selectFrom('workspaces')
-          .select('id')
-          .where('id', 'in', subscribed)
-          .where('deleted_at', 'is', null)
-          .execute()
-      ).map((w) => w.id),
-    );
+    const live = await this.options.access.liveWorkspaceIds(subscribed);
     for (const workspaceId of subscribed) if (!live.has(workspaceId)) this.closeWorkspace(workspaceId);
   }
 

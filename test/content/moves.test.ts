@@ -278,7 +278,7 @@ describeEachDatabase('finishing a move a crash interrupted ($name)', (target) =>
     const off = ctx.server.folio.events.onAny((e) => events.push(e.type));
     // The first search-index write of the move's transaction fails, as a full disk would make it.
     const upsert = vi
-      .spyOn(ctx.server.folio.services.searchIndex, 'upsert')
+      .spyOn(ctx.server.folio.runtime.searchIndex, 'upsert')
       .mockRejectedValueOnce(new Error('database or disk is full'));
     try {
       const moved = await req('PATCH', 'midway/guide.md', { new_path: 'midway/done/guide.md' });
@@ -309,7 +309,7 @@ describeEachDatabase('finishing a move a crash interrupted ($name)', (target) =>
   it('answers the error and keeps the record when finishing the move fails too', async () => {
     const stuck = await req('POST', 'midway2/stuck', { title: 'Stuck', body: 'Stuck.' });
     const upsert = vi
-      .spyOn(ctx.server.folio.services.searchIndex, 'upsert')
+      .spyOn(ctx.server.folio.runtime.searchIndex, 'upsert')
       .mockRejectedValue(new Error('database or disk is full'));
     try {
       const moved = await req('PATCH', 'midway2/stuck.md', { new_path: 'midway2/later/stuck.md' });

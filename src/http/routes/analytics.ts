@@ -25,9 +25,9 @@ function safeReturn(value: unknown): string | null {
  * `POST /api/analytics/consent` (JSON `{ consent }`, or the site footer's form, which comes
  * back to its page) and the admins' reports under `/api/v1/workspaces/:id/analytics/`.
  */
-export function analyticsRoutes(services: Services) {
+export function analyticsRoutes(services: Services, publicUrl: string) {
   const { analytics } = services;
-  const publicOrigin = new URL(services.deps.config.publicUrl).origin;
+  const publicOrigin = new URL(publicUrl).origin;
   return (app: FastifyInstance) => {
     // The site's consent form works without JavaScript, so it posts a form; only this scope parses one.
     app.addContentTypeParser(FORM, { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {

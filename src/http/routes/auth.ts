@@ -13,9 +13,9 @@ const AUTH = { rateLimit: 'auth' } as const;
 const SIGN_IN = { rateLimit: 'auth', auth: 'none' } as const;
 
 /** SPEC.md 4.1's password, token and session routes. Every one counts against the auth bucket. */
-export function authRoutes(services: Services) {
+export function authRoutes(services: Services, publicUrl: string) {
   const { auth, passwordReset } = services;
-  const publicOrigin = new URL(services.deps.config.publicUrl).origin;
+  const publicOrigin = new URL(publicUrl).origin;
   return (app: FastifyInstance) => {
     app.post(
       '/api/auth/register',
@@ -75,12 +75,7 @@ export function authRoutes(services: Services) {
     // Always 200, whether or not the address is known or the limit is spent (SPEC.md 7.3).
     app.post('/api/auth/forgot-password', { config: { auth: 'none' } }, async (request) => {
       const { email } = parseInput(forgotPasswordInput, request.body);
-      // Counted apart from reset-password's 429 bucket: the two limits are separate promises.
-      const quota = services.deps.quota;
-      const allowed =
-        (await quota('auth', rateKey(request, 'auth'))) &&
-        (await quota('passwordReset', `forgot:${rateKey(request, 'passwordReset')}`));
-      await passwordReset.forgot(email, allowed);
+      await passwordReset.forgot(email, (bucket) => rateKey(request, bucket));
       return { message: 'If an account exists for that address, a reset link is on its way.' };
     });
 

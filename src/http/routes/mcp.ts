@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, unauthorized } from '../../errors.js';
+import type { McpEnvironment } from '../../mcp/server.js';
 import type { Services } from '../../services/index.js';
 
-export interface McpRouteOptions {
+export interface McpRouteOptions extends McpEnvironment {
   /** Whether a sync engine runs behind this server (offers svc_resolve_sync_conflict). */
   offerSync: boolean;
   /** Browser origins allowed to call /mcp. */
@@ -71,7 +72,8 @@ export function mcpRoutes(services: Services, options: McpRouteOptions) {
       import('../../mcp/server.js'),
       import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
     ]);
-    const server = buildMcpServer({ services, actor, offerSync: options.offerSync });
+    const { corsOrigins: _cors, ...environment } = options;
+    const server = buildMcpServer({ services, actor, ...environment });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError, invalid, unauthorized } from '../../errors.js';
+import { AppError, invalid } from '../../errors.js';
 import type { Services } from '../../services/index.js';
 import { type IncomingFile, MAX_UPLOAD_BYTES } from '../../services/pages/index.js';
 import { requireActor } from '../auth-context.js';
@@ -41,11 +41,7 @@ export function uploadRoutes(services: Services) {
       { config: { rateLimit: 'contentRead' } },
       async (request, reply) => {
         const { workspace, filename } = request.params;
-        // SPEC.md 4.2: an upload referenced by a published page of a public site needs no sign-in.
-        const file = request.actor
-          ? await uploads.open(request.actor, workspace, filename)
-          : await services.site.publicUpload(workspace, filename);
-        if (!file) throw unauthorized();
+        const file = await uploads.read(request.actor ?? null, workspace, filename);
         // Replaces the API policy: an SVG (or anything a browser might render) runs sandboxed.
         reply.header('Content-Security-Policy', UPLOAD_CSP);
         reply.header('Content-Type', file.contentType);

@@ -25,9 +25,8 @@ export function originAllowed(origin: string, publicUrl: string, host: string | 
 }
 
 /** `POST /api/auth/ws-token` and the `/ws` stream (SPEC.md 6.1, CONTRACT.md part 5). */
-export function wsRoutes(services: Services, hub: Hub) {
+export function wsRoutes(services: Services, hub: Hub, publicUrl: string) {
   const { wsTokens } = services;
-  const publicUrl = services.deps.config.publicUrl;
   const actors = new WeakMap<FastifyRequest, Actor>();
 
   return (app: FastifyInstance) => {

@@ -102,7 +102,7 @@ export const publishingTools = [
       for await (const chunk of stream) size += (chunk as Buffer).length;
       const { pages } = await ctx.services.discovery.manifest(ctx.actor, workspace.id);
       return {
-        download_url: `${ctx.services.deps.config.publicUrl}/api/v1/workspaces/${workspace.id}/export`,
+        download_url: `${ctx.publicUrl}/api/v1/workspaces/${workspace.id}/export`,
         method: 'GET with Authorization: Bearer <your API key>',
         filename,
         size_bytes: size,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { invalid } from '../../errors.js';
+import type { BucketName } from '../../ratelimit/buckets.js';
 import type { Store } from '../../store/database.js';
 import { normalizeEmail } from './accounts.js';
 import type { Clock } from '../../lib/clock.js';
@@ -24,6 +25,8 @@ export interface PasswordResetDeps {
   passwords: PasswordHasher;
   sessions: Sessions;
   publicUrl: string;
+  /** Spends one unit of a rate-limit bucket; false once it is exhausted. */
+  quota: (bucket: BucketName, key: string) => Promise<boolean>;
 }
 
 /** One-time reset links, stored hashed, mailed through the outbox or printed by the CLI. */
@@ -55,11 +58,16 @@ export function createPasswordReset(deps: PasswordResetDeps) {
 
   return {
     /**
-     * Mails a link when mail is configured and the address is known. The
-     * caller always answers 200, so nothing here reveals whether it exists;
-     * `allowed` false (the rate limit is spent) silently sends nothing.
+     * Mails a link when mail is configured, the address is known and the caller's
+     * limits allow it. The caller always answers 200, so nothing here reveals whether
+     * the address exists, and a spent limit silently sends nothing. `rateKeyOf` names
+     * the caller's key in a bucket (per IP, or per organization when signed in).
      */
-    async forgot(email: string, allowed: boolean): Promise<void> {
+    async forgot(email: string, rateKeyOf: (bucket: BucketName) => string): Promise<void> {
+      // Counted apart from reset-password's 429 bucket: the two limits are separate promises.
+      const allowed =
+        (await deps.quota('auth', rateKeyOf('auth'))) &&
+        (await deps.quota('passwordReset', `forgot:${rateKeyOf('passwordReset')}`));
       if (!deps.outbox.enabled || !allowed) return;
       const user = await findUser(email);
       if (!user) return;

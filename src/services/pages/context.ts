@@ -4,32 +4,11 @@ import type { Actor } from '../../domain/actor.js';
 import { normalizePagePath } from '../../domain/paths.js';
 import { atLeast, type Requirement, type Role } from '../../domain/policy.js';
 import { AppError, conflict, invalid, notFound } from '../../errors.js';
-import type { EventBus } from '../../events/bus.js';
-import type { WorkspaceLock } from '../../git/lock.js';
-import type { Logger } from '../../logger.js';
-import type { SearchIndex } from '../../search/search-index.js';
-import type { Store } from '../../store/database.js';
 import type { PageRow, WorkspaceRow } from '../../store/schema.js';
-import type { AccessService } from '../access.js';
-import type { Clock } from '../../lib/clock.js';
-import type { MoveRecovery } from './move-recovery.js';
 import { inSync } from './page-object.js';
-import type { Reconciler } from './reconcile.js';
+import type { PagesDeps } from './pages-deps.js';
 
-export interface PagesDeps {
-  store: Store;
-  clock: Clock;
-  events: EventBus;
-  logger: Logger;
-  access: AccessService;
-  searchIndex: SearchIndex;
-  /** Held across hash check, file write and index update of every page write in a workspace. */
-  lock: WorkspaceLock;
-  reconciler: Reconciler;
-  /** Finishes a move that failed midway from its journal record, right after the failure. */
-  moveRecovery: MoveRecovery;
-  dataDir: string;
-}
+export type { PagesDeps } from './pages-deps.js';
 
 export interface Located {
   workspace: WorkspaceRow;

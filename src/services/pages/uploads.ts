@@ -6,7 +6,7 @@ import { UPLOADS_DIR, WorkspaceFiles } from '../../content/workspace-files.js';
 import type { Actor } from '../../domain/actor.js';
 import { normalizeUploadName } from '../../domain/paths.js';
 import { CAN } from '../../domain/policy.js';
-import { invalid, notFound } from '../../errors.js';
+import { invalid, notFound, unauthorized } from '../../errors.js';
 import type { EventBus } from '../../events/bus.js';
 import type { WorkspaceLock } from '../../git/lock.js';
 import type { Store } from '../../store/database.js';
@@ -118,8 +118,23 @@ export function createUploads(deps: {
   lock?: WorkspaceLock;
   /** `upload-created` goes out after the file is stored (git auto-commit listens). */
   events?: EventBus;
+  /** An upload a published page of a public site references, or null (the published site's rule). */
+  publicUpload?: (workspaceIdOrSlug: string, filename: string) => Promise<ServedUpload | null>;
 }) {
   const filesOf = (workspaceId: string) => new WorkspaceFiles(workspaceDir(deps.dataDir, workspaceId));
+
+  /** Opens an upload for a reader of the workspace; NOT_FOUND when there is no such file. */
+  async function open(actor: Actor, workspaceIdOrSlug: string, filename: string): Promise<ServedUpload> {
+    const { workspace } = await deps.access.require(actor, workspaceIdOrSlug, CAN.read);
+    const opened = await openUpload(filesOf(workspace.id), filename);
+    if (!opened) throw notFound('Upload');
+    return {
+      stream: opened.handle.createReadStream({ start: 0, autoClose: true }),
+      size: opened.size,
+      ...describeUpload(opened.head),
+      filename,
+    };
+  }
 
   return {
     /**
@@ -166,18 +181,19 @@ export function createUploads(deps: {
       return stored;
     },
 
-    /** Opens an upload for a reader of the workspace; NOT_FOUND when there is no such file. */
-    async open(actor: Actor, workspaceIdOrSlug: string, filename: string): Promise<ServedUpload> {
-      const { workspace } = await deps.access.require(actor, workspaceIdOrSlug, CAN.read);
-      const opened = await openUpload(filesOf(workspace.id), filename);
-      if (!opened) throw notFound('Upload');
-      return {
-        stream: opened.handle.createReadStream({ start: 0, autoClose: true }),
-        size: opened.size,
-        ...describeUpload(opened.head),
-        filename,
-      };
+    /**
+     * SPEC.md 4.2's `GET …/uploads/:filename`: a signed-in caller reads as a member; without
+     * one, only an upload referenced by a published page of a public site is served, and
+     * anything else is UNAUTHORIZED.
+     */
+    async read(actor: Actor | null, workspaceIdOrSlug: string, filename: string): Promise<ServedUpload> {
+      if (actor) return open(actor, workspaceIdOrSlug, filename);
+      const file = await deps.publicUpload?.(workspaceIdOrSlug, filename);
+      if (!file) throw unauthorized();
+      return file;
     },
+
+    open,
   };
 }
 

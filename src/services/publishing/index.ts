@@ -51,8 +51,7 @@ export function createSiteServices(deps: SiteServicesDeps) {
   const versions = createVersions({
     ...{ store, clock, logger, access, dataDir, frontmatterMode },
     ...{ settings: deps.settings, reconciler: deps.reconciler, lock: deps.lock, git: deps.git },
-    // Called only after start-up, once `context` below exists.
-    onChange: (workspaceId) => context.invalidate(workspaceId),
+    events: deps.events,
   });
   const analytics = createAnalytics({ store, clock, access, logger, edition: config.edition });
   const customDomains = createCustomDomains({

@@ -8,6 +8,7 @@ import { AppError, notFound } from '../../errors.js';
 import type { WorkspaceLock } from '../../git/lock.js';
 import { WorkspaceRepo } from '../../git/repository.js';
 import type { Logger } from '../../logger.js';
+import type { EventBus } from '../../events/bus.js';
 import type { Store } from '../../store/database.js';
 import type { DocVersionsTable, WorkspaceRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
@@ -80,8 +81,8 @@ export interface VersionsDeps {
   git: Pick<GitSyncService, 'commitEverythingLocked'>;
   dataDir: string;
   frontmatterMode: 'strict' | 'lenient';
-  /** Told after a version is made or removed, so the published site looks again. */
-  onChange?: (workspaceId: string) => void;
+  /** `versions-changed` goes out after a version is made or removed. */
+  events?: EventBus;
 }
 
 const nextId = monotonicFactory();
@@ -228,7 +229,7 @@ export function createVersions(deps: VersionsDeps) {
         }
         return version;
       });
-      deps.onChange?.(workspace.id);
+      deps.events?.emit('versions-changed', { workspace_id: workspace.id });
       return present(row, defaultOf(workspace));
     },
 
@@ -305,7 +306,7 @@ export function createVersions(deps: VersionsDeps) {
           details: { slug: row.slug, name: row.name },
         });
       });
-      deps.onChange?.(workspace.id);
+      deps.events?.emit('versions-changed', { workspace_id: workspace.id });
       await repoOf(workspace)
         .deleteTag(row.tag)
         .catch((err: unknown) =>

@@ -17,7 +17,7 @@ import { remoteRulesOf } from '../workspaces/remote-rules.js';
 import { createSyncConflicts } from './conflicts.js';
 import { createConflictResolution } from './resolve.js';
 import { createSyncState } from './state.js';
-import { createSyncEngine, type SyncEngine } from './engine.js';
+import { createSyncEngine } from './engine.js';
 import type { WorkspacesService } from '../workspaces/workspaces.js';
 
 export interface GitSyncDeps {
@@ -61,12 +61,11 @@ export function createGitSync(deps: GitSyncDeps) {
   const network = new KeyedLock();
   const state = createSyncState({ store, events, clock });
   const conflicts = createSyncConflicts({ store, clock, events, access, state, dataDir });
-  // Commits are pushed by the engine, which itself flushes pending commits: bound late.
-  let engine: SyncEngine | null = null;
+  // The engine pushes what was committed; it hears of commits as a bus event (`commits-made`).
   const commits = createGitCommits({
     ...{ store, events, lock, logger, repos, state },
     ...(deps.commitDebounceMs !== undefined ? { debounceMs: deps.commitDebounceMs } : {}),
-    afterCommit: (workspaceId) => engine?.pushSoon(workspaceId),
+    afterCommit: (workspaceId) => events.emit('commits-made', { workspace_id: workspaceId }),
   });
   const remote = createGitRemote({
     ...{ store, clock, access, lock, network, repos, dataDir },
@@ -82,7 +81,9 @@ export function createGitSync(deps: GitSyncDeps) {
     reconciler: deps.reconciler,
     intervalSeconds: config.gitSyncIntervalSeconds,
   });
-  engine = sync;
+  // With the Redis bus another instance on the same DATA_DIR may hear it too: a push finds
+  // nothing to do once the remote has the commits.
+  events.on('commits-made', (event) => sync.pushSoon(event.payload.workspace_id));
   const resolution = createConflictResolution({
     ...{ store, clock, logger, access, lock, conflicts, dataDir },
     pages: deps.pages,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Actor } from '../../domain/actor.js';
 import { CAN } from '../../domain/policy.js';
 import { THEME_NAMES, type ThemeName } from '../../render/themes.js';
+import type { EventBus } from '../../events/bus.js';
 import type { Store } from '../../store/database.js';
 import type { WorkspaceRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
@@ -73,8 +74,8 @@ export function createSettings(deps: {
   clock: Clock;
   access: AccessService;
   frontmatterMode: 'strict' | 'lenient';
-  /** Told after a workspace's settings were written (the published site drops what it cached). */
-  onChange?: (workspaceId: string) => void;
+  /** `settings-changed` goes out after a workspace's settings were written. */
+  events?: EventBus;
 }) {
   const db = deps.store.db;
   const defaults = { frontmatterMode: deps.frontmatterMode };
@@ -129,7 +130,7 @@ export function createSettings(deps: {
         }
         return readSettings({ ...row, settings }, defaults);
       });
-      deps.onChange?.(workspace.id);
+      deps.events?.emit('settings-changed', { workspace_id: workspace.id });
       return updated;
     },
   };

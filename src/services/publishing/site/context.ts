@@ -2,9 +2,8 @@
  * Loads what the published site needs per workspace and keeps it while nothing changes,
  * so a request to a public site needs no database read at all. A workspace's state is
  * checked again (its row, and a fingerprint of its pages and versions) as soon as
- * something says it changed — page writes, moves and git sync through the event bus
- * (which Redis carries between instances), settings and versions through
- * {@link SiteContext.invalidate} — and otherwise at most every {@link REVALIDATE_MS},
+ * something says it changed — page writes, moves, git sync, settings and versions through
+ * the event bus (which Redis carries between instances) — and otherwise at most every {@link REVALIDATE_MS},
  * which bounds how long an edit found on disk or a change made on another instance
  * takes to show. Pages are reloaded only when the fingerprint moved.
  */
@@ -76,6 +75,8 @@ const CONTENT_EVENTS = new Set([
   'sync-status',
   // A favicon upload changes every document's <head>.
   'upload-created',
+  'settings-changed',
+  'versions-changed',
 ]);
 
 interface Entry {
