@@ -1,7 +1,8 @@
 /**
  * `folio/no-import-cycle`: no module may reach itself through its imports, counting
  * type-only imports and re-exports (`import type`, `export type … from`), which
- * eslint-plugin-import-x's `no-cycle` always skips. A type-only cycle costs nothing at
+ * eslint-plugin-import-x's `no-cycle` always skips (hence a rule of Folio's own, which is
+ * also far cheaper than import-x's resolver). A type-only cycle costs nothing at
  * run time but still ties two files together: whatever they share belongs in a third.
  *
  * Only relative specifiers are followed (Folio has no path aliases; a package cannot
