@@ -123,7 +123,7 @@ describeEachDatabase('passkeys on $name', (target) => {
 
     const me = await call('GET', '/api/auth/me', undefined, res.body.access_token);
     expect(me.status).toBe(200);
-    expect(me.body.email ?? me.body.user?.email).toBe(user.email);
+    expect(me.body.email).toBe(user.email);
     const listed = await call('GET', '/api/auth/webauthn/credentials', undefined, user.token);
     expect(listed.body.data[0].last_used_at).not.toBeNull();
   });
