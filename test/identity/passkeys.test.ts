@@ -163,13 +163,16 @@ describeEachDatabase('passkeys on $name', (target) => {
     const replayed = await call('POST', '/api/auth/webauthn/login/finish', { response: assertion });
     expect(replayed.status).toBe(401);
     expect(replayed.body.error).toBe('UNAUTHORIZED');
+    // A fresh signature (a higher counter) on the spent challenge is refused too: one use each.
+    const reused = authenticator.get(options);
+    expect((await call('POST', '/api/auth/webauthn/login/finish', { response: reused })).status).toBe(401);
 
     const elsewhere = await beginLogin();
     const phished = authenticator.get(elsewhere, { origin: 'https://docs.example.test.evil.example' });
     expect((await call('POST', '/api/auth/webauthn/login/finish', { response: phished })).status).toBe(401);
 
-    // The counter stood at 2 after the last accepted use; a clone answering 1 is refused.
-    const cloned = authenticator.get(await beginLogin(), { counter: 1 });
+    // The server saw counter 1 at the last accepted use; a clone answering lower, or the same, is refused.
+    const cloned = authenticator.get(await beginLogin(), { counter: 0 });
     expect((await call('POST', '/api/auth/webauthn/login/finish', { response: cloned })).status).toBe(401);
     const same = authenticator.get(await beginLogin(), { counter: 1 });
     expect((await call('POST', '/api/auth/webauthn/login/finish', { response: same })).status).toBe(401);
@@ -262,6 +265,38 @@ describeEachDatabase('passkeys on $name', (target) => {
     expect(listed.body.data).toEqual([]);
     const orphan = authenticator.get(await beginLogin());
     expect((await call('POST', '/api/auth/webauthn/login/finish', { response: orphan })).status).toBe(401);
+  });
+
+  it('keeps one way to sign in: a passkey lets a passwordless user unlink a provider, not delete it last', async () => {
+    const user = await registerUser(server);
+    const authenticator = new SoftAuthenticator(ORIGIN);
+    const created = (await register(user, authenticator)).body as { id: string };
+    // A passwordless account with a linked provider, as a first provider sign-in makes it.
+    const db = server.folio.store.db;
+    await db.updateTable('users').set({ password_hash: null }).where('id', '=', user.id).execute();
+    const now = new Date().toISOString();
+    await db
+      .insertInto('user_identities')
+      .values({
+        id: `identity-${user.id}`,
+        user_id: user.id,
+        provider: 'google',
+        subject: `subject-${user.id}`,
+        email: user.email,
+        created_at: now,
+        last_used_at: now,
+      })
+      .execute();
+
+    // With the provider still linked, the passkey may go; put it back and unlink the provider.
+    const path = `/api/auth/webauthn/credentials/${created.id}`;
+    expect((await call('DELETE', path, undefined, user.token)).status).toBe(204);
+    const again = (await register(user, new SoftAuthenticator(ORIGIN))).body as { id: string };
+    const unlinked = await call('DELETE', `/api/auth/identities/identity-${user.id}`, undefined, user.token);
+    expect(unlinked.status).toBe(204);
+    // Now the passkey is the only way in.
+    const last = await call('DELETE', `/api/auth/webauthn/credentials/${again.id}`, undefined, user.token);
+    expect(last.status).toBe(409);
   });
 
   it('does not let an API key register a passkey', async () => {
