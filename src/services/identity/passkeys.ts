@@ -1,11 +1,7 @@
-import {
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransport,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransport,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import { ulid } from 'ulid';
 import { z } from 'zod';
@@ -18,6 +14,12 @@ import type { Store } from '../../store/database.js';
 import { normalizeEmail } from './accounts.js';
 import { type AuthService, LOCKOUT_FAILURES, LOCKOUT_MS, type TokenPair } from './auth.js';
 import type { ClientInfo } from './sessions.js';
+
+/**
+ * The WebAuthn library and its ASN.1 and X.509 dependencies load on first use, so an
+ * instance without passkeys (and every start-up) does not pay for them.
+ */
+const webauthn = () => import('@simplewebauthn/server');
 
 /** A begun ceremony must finish within this time; its challenge works once. */
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
@@ -196,6 +198,7 @@ export function createPasskeys(deps: PasskeyDeps) {
         .select(['credential_id', 'transports'])
         .where('user_id', '=', user.id)
         .execute();
+      const { generateRegistrationOptions } = await webauthn();
       const options = await generateRegistrationOptions({
         rpName: config.rpName,
         rpID,
@@ -222,6 +225,7 @@ export function createPasskeys(deps: PasskeyDeps) {
       if (!challenge || challenge.user_id !== actor.userId) throw refused();
       let verified;
       try {
+        const { verifyRegistrationResponse } = await webauthn();
         verified = await verifyRegistrationResponse({
           response: input.response as unknown as RegistrationResponseJSON,
           expectedChallenge: challenge.challenge,
@@ -291,6 +295,7 @@ export function createPasskeys(deps: PasskeyDeps) {
           }));
         }
       }
+      const { generateAuthenticationOptions } = await webauthn();
       const options = await generateAuthenticationOptions({
         rpID,
         allowCredentials: allow,
@@ -327,6 +332,7 @@ export function createPasskeys(deps: PasskeyDeps) {
       }
       let verified;
       try {
+        const { verifyAuthenticationResponse } = await webauthn();
         verified = await verifyAuthenticationResponse({
           response: input.response as unknown as AuthenticationResponseJSON,
           expectedChallenge: challenge.challenge,
