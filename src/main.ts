@@ -10,6 +10,7 @@ import { aiRoutes } from './http/routes/ai.js';
 import { apiKeyRoutes } from './http/routes/api-keys.js';
 import { authRoutes } from './http/routes/auth.js';
 import { identityProviderRoutes } from './http/routes/identity-providers.js';
+import { passkeyRoutes } from './http/routes/passkeys.js';
 import { commentRoutes } from './http/routes/comments.js';
 import { contentRoutes } from './http/routes/pages.js';
 import { healthRoutes } from './http/routes/health.js';
@@ -85,6 +86,7 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
       healthRoutes(services.health, VERSION),
       authRoutes(services, config.publicUrl),
       identityProviderRoutes(services),
+      passkeyRoutes(services),
       apiKeyRoutes(services),
       workspaceRoutes(services),
       syncRoutes(services),

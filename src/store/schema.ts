@@ -36,6 +36,8 @@ export interface Database {
   user_identities: UserIdentitiesTable;
   auth_flows: AuthFlowsTable;
   auth_claims: AuthClaimsTable;
+  passkey_credentials: PasskeyCredentialsTable;
+  passkey_challenges: PasskeyChallengesTable;
 }
 
 export type Flag = 0 | 1;
@@ -407,4 +409,33 @@ export interface AuthClaimsTable {
   created_at: string;
   expires_at: string;
   used_at: string | null;
+}
+
+/** A registered passkey: only its public key is stored (base64url, COSE). */
+export interface PasskeyCredentialsTable {
+  id: string;
+  user_id: string;
+  /** The authenticator's credential id, base64url; unique. */
+  credential_id: string;
+  public_key: string;
+  /** The last signature counter seen; a lower one means a cloned authenticator. */
+  counter: number;
+  /** JSON array of transports the authenticator named at registration. */
+  transports: string;
+  /** `singleDevice` or `multiDevice` (synced). */
+  device_type: string;
+  backed_up: Flag;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** A begun passkey ceremony's challenge, until its finish step uses it or it expires. */
+export interface PasskeyChallengesTable {
+  challenge: string;
+  purpose: 'register' | 'login';
+  /** The registering user, or the user an email hint named for a sign-in. */
+  user_id: string | null;
+  created_at: string;
+  expires_at: string;
 }

@@ -91,6 +91,34 @@ export const ROUTES: Record<string, RouteSpec> = {
   'POST /api/auth/oidc/link': { access: { user: true }, body: () => ({ code: 'bogus' }) },
   'GET /api/auth/identities': { access: { user: true } },
   'DELETE /api/auth/identities/:id': { access: { user: true }, path: () => '/api/auth/identities/bogus' },
+  'POST /api/auth/webauthn/register/begin': {
+    access: { user: true, sessionOnly: true },
+    callAllowed: true,
+    why: 'a passkey is registered in a signed-in browser; an API key has no authenticator',
+  },
+  'POST /api/auth/webauthn/register/finish': {
+    access: { user: true, sessionOnly: true },
+    body: () => ({
+      response: { id: 'x', rawId: 'x', type: 'public-key', response: { clientDataJSON: 'e30' } },
+    }),
+  },
+  'POST /api/auth/webauthn/login/begin': { access: { public: true }, body: () => ({}) },
+  'POST /api/auth/webauthn/login/finish': {
+    access: { public: true },
+    body: () => ({
+      response: { id: 'x', rawId: 'x', type: 'public-key', response: { clientDataJSON: 'e30' } },
+    }),
+  },
+  'GET /api/auth/webauthn/credentials': { access: { user: true } },
+  'PATCH /api/auth/webauthn/credentials/:id': {
+    access: { user: true },
+    path: () => '/api/auth/webauthn/credentials/bogus',
+    body: () => ({ name: 'matrix' }),
+  },
+  'DELETE /api/auth/webauthn/credentials/:id': {
+    access: { user: true },
+    path: () => '/api/auth/webauthn/credentials/bogus',
+  },
 
   'GET /api/auth/me': { access: { user: true } },
   'GET /api/auth/sessions': { access: { user: true } },

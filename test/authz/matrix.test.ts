@@ -63,6 +63,9 @@ describe('authorisation matrix', () => {
         AI_BASE_URL: fake.url,
         AI_API_KEY: 'sk-matrix',
         AI_MODEL: 'matrix-model',
+        // Passkeys on, so their routes answer by who calls rather than 404 for everyone.
+        WEBAUTHN_RP_ID: 'localhost',
+        WEBAUTHN_RP_ORIGINS: 'http://localhost',
       },
       rateLimits: lifted,
     });

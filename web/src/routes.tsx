@@ -1,9 +1,11 @@
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import type { ReactNode } from 'react';
+import { AccountPage } from './account/account-page';
 import { useMe, useWorkspaces } from './api/queries';
 import { ForgotPasswordPage } from './auth/forgot-password-page';
 import { JoinPage } from './auth/join-page';
 import { LoginPage } from './auth/login-page';
+import { OidcClaimPage } from './auth/oidc-claim-page';
 import { RegisterPage } from './auth/register-page';
 import { ResetPasswordPage } from './auth/reset-password-page';
 import { NotFoundPage } from './ui/not-found-page';
@@ -36,6 +38,7 @@ export function AppRoutes() {
   return (
     <Routes>
       <Route path="/login" element={<LoginPage />} />
+      <Route path="/login/oidc" element={<OidcClaimPage />} />
       <Route path="/register" element={<RegisterPage />} />
       <Route path="/forgot-password" element={<ForgotPasswordPage />} />
       <Route path="/reset-password" element={<ResetPasswordPage />} />
@@ -68,6 +71,14 @@ export function AppRoutes() {
         element={
           <RequireSession>
             <WorkspaceScreen />
+          </RequireSession>
+        }
+      />
+      <Route
+        path="/settings/account"
+        element={
+          <RequireSession>
+            <AccountPage />
           </RequireSession>
         }
       />

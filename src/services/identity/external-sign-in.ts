@@ -322,7 +322,13 @@ export function createExternalSignIn(deps: ExternalSignInDeps) {
         .where('user_id', '=', actor.userId)
         .where('id', '!=', identityId)
         .executeTakeFirstOrThrow();
-      if (!user.password_hash && Number(others.n) === 0) {
+      // A passkey is another way in.
+      const passkeys = await db
+        .selectFrom('passkey_credentials')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('user_id', '=', actor.userId)
+        .executeTakeFirstOrThrow();
+      if (!user.password_hash && Number(others.n) === 0 && Number(passkeys.n) === 0) {
         throw conflict('This is your only way to sign in. Set a password first, then unlink it.');
       }
       await db.deleteFrom('user_identities').where('id', '=', identityId).execute();

@@ -1,7 +1,7 @@
 /**
  * Identity: who is calling. Accounts, passwords and sessions, API keys, JWTs and
  * WebSocket tokens, password reset, registration rules, sign-in with identity providers,
- * and the onboarding checklist of a new account.
+ * passkeys, and the onboarding checklist of a new account.
  */
 export { createApiKeys, createApiKeyInput } from './api-keys.js';
 export { createAuthService, loginInput, registerInput } from './auth.js';
@@ -11,6 +11,13 @@ export { ACCESS_TOKEN_SECONDS, createJwtSigner } from './jwt.js';
 export { createOnboarding, patchOnboardingInput } from './onboarding.js';
 export { createPasswordReset, forgotPasswordInput, resetPasswordInput } from './password-reset.js';
 export { createPasswordHasher } from './passwords.js';
+export {
+  createPasskeys,
+  passkeyLoginBeginInput,
+  passkeyLoginFinishInput,
+  passkeyRegisterFinishInput,
+  passkeyRenameInput,
+} from './passkeys.js';
 export { configuredProviders } from './providers.js';
 export { createRegistrationPolicy } from './registration.js';
 export { type ClientInfo, createSessions, REFRESH_TOKEN_MS } from './sessions.js';

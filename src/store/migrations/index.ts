@@ -7,6 +7,7 @@ import * as publishing from './0005-publishing.js';
 import * as gitSync from './0006-git-sync.js';
 import * as sessionSigningKey from './0007-session-signing-key.js';
 import * as identityProviders from './0008-identity-providers.js';
+import * as passkeys from './0009-passkeys.js';
 
 /**
  * Every migration, in order. Forward-only: a released migration is never
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006-git-sync': gitSync,
   '0007-session-signing-key': sessionSigningKey,
   '0008-identity-providers': identityProviders,
+  '0009-passkeys': passkeys,
 };
 
 export const migrationProvider: MigrationProvider = {

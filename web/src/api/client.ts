@@ -16,7 +16,8 @@ export class NetworkError extends Error {}
 let refreshing: Promise<boolean> | null = null;
 
 /** Calls whose 401 means wrong credentials, not an expired access cookie. */
-const NO_REFRESH = /^\/api\/auth\/(?:login|register|refresh|logout|reset-password)/;
+const NO_REFRESH =
+  /^\/api\/auth\/(?:login|register|refresh|logout|reset-password|webauthn\/login|oidc\/claim)/;
 
 /** Renews the access cookie from the refresh cookie, once for any number of callers at the same time. */
 function refreshSession(): Promise<boolean> {

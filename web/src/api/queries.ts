@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, ApiError } from './client';
-import type { List, TreeNode, User, Workspace } from './types';
+import type { LinkedIdentity, List, Passkey, Providers, TreeNode, User, Workspace } from './types';
 
 /** The signed-in user, or null when there is no session. */
 export function useMe() {
@@ -35,5 +35,31 @@ export function useTree(slug: string) {
       api<{ tree: TreeNode[] }>('GET', `/api/v1/content/${encodeURIComponent(slug)}/tree`).then(
         (r) => r.tree,
       ),
+  });
+}
+
+/** The identity providers and whether passkeys are on (GET /api/auth/providers). */
+export function useProviders() {
+  return useQuery({
+    queryKey: ['providers'],
+    queryFn: () => api<Providers>('GET', '/api/auth/providers'),
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** The signed-in user's passkeys. */
+export function usePasskeys(enabled = true) {
+  return useQuery({
+    queryKey: ['passkeys'],
+    queryFn: () => api<List<Passkey>>('GET', '/api/auth/webauthn/credentials').then((r) => r.data),
+    enabled,
+  });
+}
+
+/** The identity-provider accounts linked to the signed-in user. */
+export function useIdentities() {
+  return useQuery({
+    queryKey: ['identities'],
+    queryFn: () => api<List<LinkedIdentity>>('GET', '/api/auth/identities').then((r) => r.data),
   });
 }

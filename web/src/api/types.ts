@@ -46,6 +46,31 @@ export interface List<T> {
   next_cursor: string | null;
 }
 
+/** GET /api/auth/providers. */
+export interface Providers {
+  providers: { id: string; name: string }[];
+  passkeys: boolean;
+}
+
+/** A stored passkey as the API shows it. */
+export interface Passkey {
+  id: string;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+  device_type: string;
+  backed_up: boolean;
+}
+
+/** An identity-provider account linked to the user. */
+export interface LinkedIdentity {
+  id: string;
+  provider: string;
+  email: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
 /** Roles that may change pages (CONTRACT.md part 2). */
 export const canEdit = (role: Role | undefined): boolean =>
   role === 'editor' || role === 'admin' || role === 'superadmin';

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { useTree, useWorkspaces } from '../api/queries';
 import { canEdit, type TreeNode } from '../api/types';
 import { EventsContext, useWorkspaceSocket } from '../live/workspace-events';
@@ -105,6 +105,9 @@ export function WorkspaceScreen() {
           >
             Search
           </button>
+          <Link to="/settings/account" className="button ghost">
+            Account
+          </Link>
           <SignOutButton />
         </header>
         <div className="shell-body">

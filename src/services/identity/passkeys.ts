@@ -1,0 +1,428 @@
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransport,
+  RegistrationResponseJSON,
+} from '@simplewebauthn/server';
+import { ulid } from 'ulid';
+import { z } from 'zod';
+import type { Actor } from '../../domain/actor.js';
+import { requireScope } from '../../domain/policy.js';
+import { AppError, conflict, forbidden, notFound, unauthorized } from '../../errors.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Logger } from '../../logger.js';
+import type { Store } from '../../store/database.js';
+import { normalizeEmail } from './accounts.js';
+import { type AuthService, LOCKOUT_FAILURES, LOCKOUT_MS, type TokenPair } from './auth.js';
+import type { ClientInfo } from './sessions.js';
+
+/**
+ * The WebAuthn library and its ASN.1 and X.509 dependencies load on first use, so an
+ * instance without passkeys (and every start-up) does not pay for them.
+ */
+const webauthn = () => import('@simplewebauthn/server');
+
+/** A begun ceremony must finish within this time; its challenge works once. */
+export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
+
+const passkeyName = z.string().trim().min(1, 'Name is required').max(100);
+
+/** The browser's answer (`@simplewebauthn/browser`'s JSON), checked in depth by the library. */
+const credentialJson = z.looseObject({
+  id: z.string().min(1).max(1024),
+  rawId: z.string().min(1).max(1024),
+  type: z.literal('public-key'),
+  response: z.looseObject({ clientDataJSON: z.string().min(1).max(16_384) }),
+});
+
+export const passkeyRegisterFinishInput = z.object({
+  response: credentialJson,
+  name: passkeyName.optional(),
+});
+export const passkeyLoginBeginInput = z.object({ email: z.string().trim().max(320).optional() });
+export const passkeyLoginFinishInput = z.object({ response: credentialJson });
+export const passkeyRenameInput = z.object({ name: passkeyName });
+
+export interface PasskeysConfig {
+  rpId?: string;
+  rpName: string;
+  origins: string[];
+}
+
+export interface PasskeyDeps {
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  auth: AuthService;
+  config: PasskeysConfig;
+}
+
+/** What the API shows of a passkey (never its key). */
+export interface PasskeyView {
+  id: string;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+  device_type: string;
+  backed_up: boolean;
+}
+
+const refused = () => unauthorized('This passkey could not be verified. Please try again.');
+
+/** The challenge a response answers, read from its client data (the library checks the rest). */
+function challengeOf(response: { response: { clientDataJSON: string } }): string {
+  try {
+    const data = JSON.parse(Buffer.from(response.response.clientDataJSON, 'base64url').toString('utf8')) as {
+      challenge?: unknown;
+    };
+    return typeof data.challenge === 'string' ? data.challenge : '';
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Passkeys (SPEC.md 5.5): registration by a signed-in user, sign-in with discoverable
+ * credentials or an email hint, and managing the stored credentials. Every begun
+ * ceremony's challenge is stored, used once, and expires after five minutes; the
+ * origin must be one of WEBAUTHN_RP_ORIGINS; a signature counter that does not grow
+ * is refused as a sign of a cloned authenticator. A passkey sign-in answers what a
+ * password sign-in answers, with the same lockout.
+ */
+export function createPasskeys(deps: PasskeyDeps) {
+  const { store, clock, auth, config } = deps;
+  const db = store.db;
+  const rpID = config.rpId ?? '';
+  const enabled = Boolean(config.rpId && config.origins.length);
+
+  function requireEnabled(): void {
+    if (!enabled) throw notFound('Route');
+  }
+
+  async function saveChallenge(challenge: string, purpose: 'register' | 'login', userId: string | null) {
+    const now = clock.now();
+    await db.deleteFrom('passkey_challenges').where('expires_at', '<=', now.toISOString()).execute();
+    await db
+      .insertInto('passkey_challenges')
+      .values({
+        challenge,
+        purpose,
+        user_id: userId,
+        created_at: now.toISOString(),
+        expires_at: new Date(now.getTime() + CHALLENGE_TTL_MS).toISOString(),
+      })
+      .execute();
+  }
+
+  /** Takes the unexpired challenge a response answers, once; null when there is none. */
+  async function takeChallenge(challenge: string, purpose: 'register' | 'login') {
+    if (!challenge) return null;
+    const row = await db
+      .selectFrom('passkey_challenges')
+      .selectAll()
+      .where('challenge', '=', challenge)
+      .where('purpose', '=', purpose)
+      .executeTakeFirst();
+    if (!row) return null;
+    const deleted = await db
+      .deleteFrom('passkey_challenges')
+      .where('challenge', '=', challenge)
+      .executeTakeFirst();
+    // A concurrent finish with the same challenge took it first.
+    if (Number(deleted.numDeletedRows) !== 1) return null;
+    return row.expires_at > clock.now().toISOString() ? row : null;
+  }
+
+  async function ownCredential(actor: Actor, id: string) {
+    const row = await db
+      .selectFrom('passkey_credentials')
+      .selectAll()
+      .where('id', '=', id)
+      .where('user_id', '=', actor.userId)
+      .executeTakeFirst();
+    if (!row) throw notFound('Passkey');
+    return row;
+  }
+
+  function view(row: {
+    id: string;
+    name: string;
+    created_at: string;
+    last_used_at: string | null;
+    device_type: string;
+    backed_up: number;
+  }): PasskeyView {
+    return {
+      id: row.id,
+      name: row.name,
+      created_at: row.created_at,
+      last_used_at: row.last_used_at,
+      device_type: row.device_type,
+      backed_up: Boolean(row.backed_up),
+    };
+  }
+
+  /** Counts a failed passkey sign-in against the account, as a wrong password counts. */
+  async function countFailure(userId: string): Promise<void> {
+    const user = await db
+      .selectFrom('users')
+      .select(['failed_logins'])
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    if (!user) return;
+    const failures = user.failed_logins + 1;
+    const locked = failures >= LOCKOUT_FAILURES;
+    await db
+      .updateTable('users')
+      .set({
+        failed_logins: locked ? 0 : failures,
+        locked_until: locked ? new Date(clock.now().getTime() + LOCKOUT_MS).toISOString() : null,
+      })
+      .where('id', '=', userId)
+      .execute();
+  }
+
+  return {
+    enabled,
+
+    /** Options for `navigator.credentials.create()`, for the signed-in user. */
+    async registerBegin(actor: Actor) {
+      requireEnabled();
+      requireSession(actor);
+      const user = await db
+        .selectFrom('users')
+        .select(['id', 'email', 'name'])
+        .where('id', '=', actor.userId)
+        .executeTakeFirstOrThrow();
+      const existing = await db
+        .selectFrom('passkey_credentials')
+        .select(['credential_id', 'transports'])
+        .where('user_id', '=', user.id)
+        .execute();
+      const { generateRegistrationOptions } = await webauthn();
+      const options = await generateRegistrationOptions({
+        rpName: config.rpName,
+        rpID,
+        userName: user.email,
+        userDisplayName: user.name,
+        userID: new TextEncoder().encode(user.id),
+        attestationType: 'none',
+        // The same authenticator twice would only be a confusing duplicate.
+        excludeCredentials: existing.map((c) => ({
+          id: c.credential_id,
+          transports: JSON.parse(c.transports) as AuthenticatorTransport[],
+        })),
+        authenticatorSelection: { residentKey: 'preferred', userVerification: 'required' },
+      });
+      await saveChallenge(options.challenge, 'register', user.id);
+      return options;
+    },
+
+    /** Verifies the new credential and stores it; answers its view. */
+    async registerFinish(actor: Actor, input: z.infer<typeof passkeyRegisterFinishInput>) {
+      requireEnabled();
+      requireSession(actor);
+      const challenge = await takeChallenge(challengeOf(input.response), 'register');
+      if (!challenge || challenge.user_id !== actor.userId) throw refused();
+      let verified;
+      try {
+        const { verifyRegistrationResponse } = await webauthn();
+        verified = await verifyRegistrationResponse({
+          response: input.response as unknown as RegistrationResponseJSON,
+          expectedChallenge: challenge.challenge,
+          expectedOrigin: config.origins,
+          expectedRPID: rpID,
+          requireUserVerification: true,
+        });
+      } catch (error) {
+        deps.logger.info({ reason: (error as Error).message }, 'a passkey registration was refused');
+        throw refused();
+      }
+      if (!verified.verified) throw refused();
+      const { credential, credentialDeviceType, credentialBackedUp } = verified.registrationInfo;
+      const taken = await db
+        .selectFrom('passkey_credentials')
+        .select('id')
+        .where('credential_id', '=', credential.id)
+        .executeTakeFirst();
+      if (taken) throw conflict('This passkey is already registered.');
+      const count = await db
+        .selectFrom('passkey_credentials')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('user_id', '=', actor.userId)
+        .executeTakeFirstOrThrow();
+      const row = {
+        id: ulid(),
+        user_id: actor.userId,
+        credential_id: credential.id,
+        public_key: Buffer.from(credential.publicKey).toString('base64url'),
+        counter: credential.counter,
+        transports: JSON.stringify(credential.transports ?? []),
+        device_type: credentialDeviceType,
+        backed_up: credentialBackedUp ? (1 as const) : (0 as const),
+        name: input.name ?? `Passkey ${Number(count.n) + 1}`,
+        created_at: clock.now().toISOString(),
+        last_used_at: null,
+      };
+      await db.insertInto('passkey_credentials').values(row).execute();
+      return view(row);
+    },
+
+    /**
+     * Options for `navigator.credentials.get()`. Without an email the authenticator
+     * offers its discoverable credentials; with one, that account's passkeys are listed
+     * (an unknown email gets the same empty list, so the answer does not tell accounts apart).
+     */
+    async loginBegin(input: z.infer<typeof passkeyLoginBeginInput>) {
+      requireEnabled();
+      let userId: string | null = null;
+      let allow: { id: string; transports: AuthenticatorTransport[] }[] = [];
+      if (input.email) {
+        const user = await db
+          .selectFrom('users')
+          .select('id')
+          .where('email', '=', normalizeEmail(input.email))
+          .executeTakeFirst();
+        if (user) {
+          userId = user.id;
+          const rows = await db
+            .selectFrom('passkey_credentials')
+            .select(['credential_id', 'transports'])
+            .where('user_id', '=', user.id)
+            .execute();
+          allow = rows.map((r) => ({
+            id: r.credential_id,
+            transports: JSON.parse(r.transports) as AuthenticatorTransport[],
+          }));
+        }
+      }
+      const { generateAuthenticationOptions } = await webauthn();
+      const options = await generateAuthenticationOptions({
+        rpID,
+        allowCredentials: allow,
+        userVerification: 'required',
+      });
+      await saveChallenge(options.challenge, 'login', userId);
+      return options;
+    },
+
+    /** Verifies an assertion and signs its user in: the same tokens as a password sign-in. */
+    async loginFinish(
+      input: z.infer<typeof passkeyLoginFinishInput>,
+      client: ClientInfo,
+    ): Promise<TokenPair> {
+      requireEnabled();
+      const challenge = await takeChallenge(challengeOf(input.response), 'login');
+      if (!challenge) throw refused();
+      const stored = await db
+        .selectFrom('passkey_credentials')
+        .selectAll()
+        .where('credential_id', '=', input.response.id)
+        .executeTakeFirst();
+      if (!stored || (challenge.user_id && challenge.user_id !== stored.user_id)) throw refused();
+      const user = await db
+        .selectFrom('users')
+        .select('locked_until')
+        .where('id', '=', stored.user_id)
+        .executeTakeFirstOrThrow();
+      const now = clock.now();
+      if (user.locked_until && user.locked_until > now.toISOString()) {
+        throw new AppError('RATE_LIMITED', 'Too many failed sign-in attempts; the account is locked', {
+          retryAfter: (Date.parse(user.locked_until) - now.getTime()) / 1000,
+        });
+      }
+      let verified;
+      try {
+        const { verifyAuthenticationResponse } = await webauthn();
+        verified = await verifyAuthenticationResponse({
+          response: input.response as unknown as AuthenticationResponseJSON,
+          expectedChallenge: challenge.challenge,
+          expectedOrigin: config.origins,
+          expectedRPID: rpID,
+          credential: {
+            id: stored.credential_id,
+            publicKey: Buffer.from(stored.public_key, 'base64url'),
+            counter: Number(stored.counter),
+            transports: JSON.parse(stored.transports) as AuthenticatorTransport[],
+          },
+          requireUserVerification: true,
+        });
+      } catch (error) {
+        deps.logger.info({ reason: (error as Error).message }, 'a passkey sign-in was refused');
+        verified = null;
+      }
+      if (!verified?.verified) {
+        await countFailure(stored.user_id);
+        throw refused();
+      }
+      await db
+        .updateTable('passkey_credentials')
+        .set({ counter: verified.authenticationInfo.newCounter, last_used_at: now.toISOString() })
+        .where('id', '=', stored.id)
+        .execute();
+      await db
+        .updateTable('users')
+        .set({ failed_logins: 0, locked_until: null })
+        .where('id', '=', stored.user_id)
+        .execute();
+      return auth.signIn(stored.user_id, client);
+    },
+
+    /** The caller's passkeys, oldest first. */
+    async list(actor: Actor) {
+      requireEnabled();
+      requireScope(actor, 'read');
+      const rows = await db
+        .selectFrom('passkey_credentials')
+        .select(['id', 'name', 'created_at', 'last_used_at', 'device_type', 'backed_up'])
+        .where('user_id', '=', actor.userId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      return { data: rows.map(view), next_cursor: null };
+    },
+
+    async rename(actor: Actor, id: string, input: z.infer<typeof passkeyRenameInput>) {
+      requireEnabled();
+      requireScope(actor, 'write');
+      const row = await ownCredential(actor, id);
+      await db.updateTable('passkey_credentials').set({ name: input.name }).where('id', '=', id).execute();
+      return view({ ...row, name: input.name });
+    },
+
+    /** Deletes a passkey, unless it is the account's last way to sign in. */
+    async remove(actor: Actor, id: string) {
+      requireEnabled();
+      requireScope(actor, 'delete');
+      await ownCredential(actor, id);
+      const user = await db
+        .selectFrom('users')
+        .select('password_hash')
+        .where('id', '=', actor.userId)
+        .executeTakeFirstOrThrow();
+      const others = await db
+        .selectFrom('passkey_credentials')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('user_id', '=', actor.userId)
+        .where('id', '!=', id)
+        .executeTakeFirstOrThrow();
+      const identities = await db
+        .selectFrom('user_identities')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('user_id', '=', actor.userId)
+        .executeTakeFirstOrThrow();
+      if (!user.password_hash && Number(others.n) === 0 && Number(identities.n) === 0) {
+        throw conflict('This is your only way to sign in. Set a password first, then delete it.');
+      }
+      await db.deleteFrom('passkey_credentials').where('id', '=', id).execute();
+    },
+  };
+}
+
+export type Passkeys = ReturnType<typeof createPasskeys>;
+
+/** Registration is a browser ceremony: an API key has no authenticator to register. */
+function requireSession(actor: Actor): void {
+  if (actor.via !== 'jwt' && actor.via !== 'cookie') {
+    throw forbidden('Passkeys are registered from a signed-in browser, not with an API key');
+  }
+}

@@ -1,0 +1,33 @@
+import { Link } from 'react-router';
+import { useMe, useProviders } from '../api/queries';
+import { Loading } from '../ui/loading';
+import { SignOutButton } from '../workspace/sign-out-button';
+import { IdentitiesSection } from './identities-section';
+import { PasskeysSection } from './passkeys-section';
+
+/** `/settings/account`: who is signed in, their passkeys and linked sign-in providers. */
+export function AccountPage() {
+  const me = useMe();
+  const providers = useProviders();
+  if (me.isPending || providers.isPending) return <Loading />;
+  return (
+    <div className="app-shell">
+      <header className="topbar">
+        <Link to="/" className="button ghost">
+          ← Back to docs
+        </Link>
+        <span className="spacer" />
+        <SignOutButton />
+      </header>
+      <main className="account-page">
+        <h1>Account</h1>
+        <p className="account-who">
+          <strong>{me.data?.name}</strong>
+          <span className="hint">{me.data?.email}</span>
+        </p>
+        {providers.data?.passkeys && <PasskeysSection />}
+        <IdentitiesSection />
+      </main>
+    </div>
+  );
+}
