@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { createJsonSchemaTransform } from 'fastify-type-provider-zod';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -58,6 +59,9 @@ export function apiReferenceRoutes() {
       async () => app.swagger(),
     );
 
+    const assets = swaggerUiAssets();
+    // Given here: left out, swagger-ui reads it beside its own module, which the bundle moved.
+    const logo = { type: 'image/svg+xml', content: await readFile(path.join(assets, 'logo.svg')) };
     await app.register(async (docs) => {
       // Every route of the page (HTML, scripts, styles) is public and gets an HTML surface's CSP.
       docs.addHook('onRoute', (route) => {
@@ -65,7 +69,8 @@ export function apiReferenceRoutes() {
       });
       await docs.register(swaggerUi, {
         routePrefix: DOCS_PREFIX,
-        baseDir: swaggerUiAssets(),
+        baseDir: assets,
+        logo,
         theme: { title: 'Folio API reference' },
       });
     });
