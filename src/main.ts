@@ -82,6 +82,7 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
     // A verified custom domain serves its workspace's site at `/`.
     rewriteUrl: services.customDomains.rewriteUrl,
     notFoundFallback: webApp.fallback,
+    apiReference: { version: VERSION },
     routes: [
       healthRoutes(services.health, VERSION),
       authRoutes(services, config.publicUrl),

@@ -20,7 +20,9 @@ import { credentialsOf } from './auth-context.js';
 import { MAX_NAME_BYTES } from '../domain/paths.js';
 import { answerFrameworkError, clientErrorHandler, installErrorHandling } from './error-handler.js';
 import './fastify-types.js';
+import { apiReferenceRoutes, registerOpenApi } from './openapi.js';
 import { installRateLimits } from './rate-limit-hook.js';
+import { installRouteSchemas } from './route-schemas.js';
 import { crossOriginRefused, fromOwnOrigin, isUnsafeMethod } from './same-origin.js';
 import { contentSecurityPolicy, newNonce } from './security.js';
 
@@ -76,6 +78,8 @@ export interface HttpDeps {
   rewriteUrl?: (host: string | undefined, url: string) => string;
   /** Answers a request no route matched before it becomes a 404 (the web app's deep links). */
   notFoundFallback?: (request: FastifyRequest, reply: FastifyReply) => FastifyReply | null;
+  /** Serves the OpenAPI document of the routes and the reference page (`/api/docs`) for this version. */
+  apiReference?: { version: string };
 }
 
 /**
@@ -109,6 +113,9 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) routeTable.push({ method, url: route.url });
   });
+
+  installRouteSchemas(app);
+  if (deps.apiReference) await registerOpenApi(app, deps.apiReference.version);
 
   app.decorateRequest('actor', null);
   app.decorateRequest('cspNonce', '');
@@ -164,6 +171,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     );
   });
 
-  for (const routes of deps.routes) await app.register(async (scope) => routes(scope));
+  const routes = deps.apiReference ? [apiReferenceRoutes(), ...deps.routes] : deps.routes;
+  for (const plugin of routes) await app.register(async (scope) => plugin(scope));
   return app;
 }

@@ -23,3 +23,11 @@ export function requireActor(request: FastifyRequest): Actor {
 export function clientInfo(request: FastifyRequest): ClientInfo {
   return { device: String(request.headers['user-agent'] ?? 'unknown'), ip: request.ip };
 }
+
+/**
+ * A route's `preValidation` hook where the caller must be signed in: an anonymous
+ * request is refused 401 before its input is validated, not 400.
+ */
+export async function requireSignedIn(request: FastifyRequest): Promise<void> {
+  requireActor(request);
+}

@@ -20,10 +20,11 @@ function setHeaders(reply: FastifyReply, decision: RateDecision): void {
 /**
  * Counts the request against every bucket its route declares and refuses the
  * first exhausted one with 429 and SPEC.md 7.3's four headers. Runs after
- * authentication so the organization is known.
+ * authentication so the organization is known, and before the route's input is
+ * validated, so a malformed request still counts.
  */
 export function installRateLimits(app: FastifyInstance, limiter: RateLimiter, table: BucketTable): void {
-  app.addHook('preHandler', async (request, reply) => {
+  app.addHook('preValidation', async (request, reply) => {
     const declared = request.routeOptions.config?.rateLimit;
     if (!declared) return;
     const buckets: readonly BucketName[] = typeof declared === 'string' ? [declared] : declared;

@@ -302,6 +302,26 @@ export const ROUTES: Record<string, RouteSpec> = {
     why: "the web app's built scripts and styles, public like any site's",
   },
   'GET /favicon.svg': { access: { public: true }, why: "the web app's icon" },
+  'GET /api/openapi.json': { access: { public: true }, why: 'the OpenAPI document of the API' },
+  'GET /api/docs': {
+    access: { public: true },
+    html: true,
+    why: 'the API reference page (swagger-ui); the document and its assets are public too',
+  },
+  'GET /api/docs/json': { access: { public: true }, why: "the reference page's copy of the document" },
+  'GET /api/docs/yaml': { access: { public: true }, why: 'the document as YAML' },
+  'GET /api/docs/static/index.html': { access: { public: true }, why: 'redirects to /api/docs' },
+  'GET /api/docs/static/swagger-initializer.js': { access: { public: true }, why: "the page's script" },
+  'GET /api/docs/static/*': {
+    access: { public: true },
+    path: () => '/api/docs/static/swagger-ui.css',
+    why: "the reference page's scripts and styles",
+  },
+  'GET /api/docs/*': {
+    access: { public: true },
+    path: () => '/api/docs/swagger-ui.css',
+    why: 'the same assets, at the path swagger-ui gives $ref files',
+  },
   'GET /p/:workspace': {
     access: { all: 301 },
     path: (f) => `/p/${f.ws.slug}`,

@@ -1,27 +1,29 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { listActivityInput, pageActivityInput } from '../../services/activity.js';
 import type { Services } from '../../services/index.js';
-import { requireActor } from '../auth-context.js';
-import { parseInput } from '../../domain/validate.js';
+import { requireActor, requireSignedIn } from '../auth-context.js';
+import { workspaceParams } from '../route-params.js';
 
 const READ = { rateLimit: 'contentRead' } as const;
-
-type ById = { Params: { id: string } };
 
 /** The activity feed (CONTRACT.md part 3): `{ data, next_cursor }`, newest first. */
 export function activityRoutes(services: Services) {
   const { activity } = services;
-  return (app: FastifyInstance) => {
-    app.get<ById>('/api/v1/workspaces/:id/activity', { config: READ }, async (request) =>
-      activity.list(requireActor(request), request.params.id, parseInput(listActivityInput, request.query)),
+  return (scope: FastifyInstance) => {
+    const app = scope.withTypeProvider<ZodTypeProvider>();
+    const options = { config: READ, preValidation: requireSignedIn };
+
+    app.get(
+      '/api/v1/workspaces/:id/activity',
+      { ...options, schema: { params: workspaceParams, querystring: listActivityInput } },
+      async (request) => activity.list(requireActor(request), request.params.id, request.query),
     );
 
-    app.get<ById>('/api/v1/workspaces/:id/page-activity', { config: READ }, async (request) =>
-      activity.forPage(
-        requireActor(request),
-        request.params.id,
-        parseInput(pageActivityInput, request.query),
-      ),
+    app.get(
+      '/api/v1/workspaces/:id/page-activity',
+      { ...options, schema: { params: workspaceParams, querystring: pageActivityInput } },
+      async (request) => activity.forPage(requireActor(request), request.params.id, request.query),
     );
   };
 }

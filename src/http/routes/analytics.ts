@@ -1,14 +1,13 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { forbidden } from '../../errors.js';
 import { analyticsRangeInput, CONSENT_COOKIE, consentInput } from '../../services/publishing/index.js';
 import type { Services } from '../../services/index.js';
-import { requireActor } from '../auth-context.js';
+import { requireActor, requireSignedIn } from '../auth-context.js';
+import { workspaceParams } from '../route-params.js';
 import { setCookie } from '../cookies.js';
 import { fromOwnOrigin } from '../same-origin.js';
-import { parseInput } from '../../domain/validate.js';
 import { visitorSignals } from './site.js';
-
-type ById = { Params: { id: string } };
 
 /** A reader's choice is remembered for a year. */
 const CONSENT_MAX_AGE = 365 * 24 * 3600;
@@ -28,29 +27,39 @@ function safeReturn(value: unknown): string | null {
 export function analyticsRoutes(services: Services, publicUrl: string) {
   const { analytics } = services;
   const publicOrigin = new URL(publicUrl).origin;
-  return (app: FastifyInstance) => {
+  // A cross-site page must not be able to give consent on the reader's behalf (checked first).
+  const ownOrigin = async (request: FastifyRequest) => {
+    if (!fromOwnOrigin(request, publicOrigin)) throw forbidden('Consent can only be given on this site');
+  };
+  return (scope: FastifyInstance) => {
+    const app = scope.withTypeProvider<ZodTypeProvider>();
     // The site's consent form works without JavaScript, so it posts a form; only this scope parses one.
     app.addContentTypeParser(FORM, { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(String(body))));
     });
 
-    app.post('/api/analytics/consent', { config: CONSENT }, async (request, reply) => {
-      // A cross-site page must not be able to give consent on the reader's behalf.
-      if (!fromOwnOrigin(request, publicOrigin)) throw forbidden('Consent can only be given on this site');
-      const { consent } = parseInput(consentInput, request.body);
-      setCookie(reply, CONSENT_COOKIE, consent ? 'granted' : 'denied', CONSENT_MAX_AGE);
-      const back = request.headers['content-type']?.startsWith(FORM)
-        ? safeReturn((request.body as Record<string, unknown>).return_to)
-        : null;
-      if (back) return reply.redirect(back, 303);
-      // DNT and GPC win over consent: say so, so a client does not believe it is counted.
-      return { consent, recording: consent && !visitorSignals(request).doNotTrack };
-    });
+    app.post(
+      '/api/analytics/consent',
+      { config: CONSENT, schema: { body: consentInput }, preValidation: ownOrigin },
+      async (request, reply) => {
+        const { consent, return_to } = request.body;
+        setCookie(reply, CONSENT_COOKIE, consent ? 'granted' : 'denied', CONSENT_MAX_AGE);
+        const back = request.headers['content-type']?.startsWith(FORM) ? safeReturn(return_to) : null;
+        if (back) return reply.redirect(back, 303);
+        // DNT and GPC win over consent: say so, so a client does not believe it is counted.
+        return { consent, recording: consent && !visitorSignals(request).doNotTrack };
+      },
+    );
 
     const reports = { pages: analytics.pages, searches: analytics.searches, overview: analytics.overview };
     for (const [name, report] of Object.entries(reports)) {
-      app.get<ById>(`/api/v1/workspaces/:id/analytics/${name}`, async (request) =>
-        report(requireActor(request), request.params.id, parseInput(analyticsRangeInput, request.query)),
+      app.get(
+        `/api/v1/workspaces/:id/analytics/${name}`,
+        {
+          schema: { params: workspaceParams, querystring: analyticsRangeInput },
+          preValidation: requireSignedIn,
+        },
+        async (request) => report(requireActor(request), request.params.id, request.query),
       );
     }
   };

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { loginInput, registerInput } from '../../services/identity/index.js';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { loginInput, refreshInput, registerInput } from '../../services/identity/index.js';
 import type { Services } from '../../services/index.js';
 import { forgotPasswordInput, resetPasswordInput } from '../../services/identity/index.js';
 import { rateKey } from '../rate-limit-hook.js';
 import { clientInfo, requireActor } from '../auth-context.js';
 import { clearSessionCookies, COOKIES, setSessionCookies } from '../cookies.js';
-import { parseInput } from '../../domain/validate.js';
+import { me, tokenPair } from '../response-schemas.js';
 import { crossOriginRefused, fromOwnOrigin } from '../same-origin.js';
 
 const AUTH = { rateLimit: 'auth' } as const;
@@ -16,15 +17,13 @@ const SIGN_IN = { rateLimit: 'auth', auth: 'none' } as const;
 export function authRoutes(services: Services, publicUrl: string) {
   const { auth, passwordReset } = services;
   const publicOrigin = new URL(publicUrl).origin;
-  return (app: FastifyInstance) => {
+  return (scope: FastifyInstance) => {
+    const app = scope.withTypeProvider<ZodTypeProvider>();
     app.post(
       '/api/auth/register',
-      { config: { rateLimit: ['auth', 'registration'], auth: 'none' } },
+      { config: { rateLimit: ['auth', 'registration'], auth: 'none' }, schema: { body: registerInput } },
       async (request, reply) => {
-        const { user, tokens } = await auth.register(
-          parseInput(registerInput, request.body),
-          clientInfo(request),
-        );
+        const { user, tokens } = await auth.register(request.body, clientInfo(request));
         setSessionCookies(reply, tokens);
         return reply
           .code(201)
@@ -32,8 +31,9 @@ export function authRoutes(services: Services, publicUrl: string) {
       },
     );
 
-    app.post('/api/auth/login', { config: SIGN_IN }, async (request, reply) => {
-      const tokens = await auth.login(parseInput(loginInput, request.body), clientInfo(request));
+    const signIn = { body: loginInput, response: { 200: tokenPair } };
+    app.post('/api/auth/login', { config: SIGN_IN, schema: signIn }, async (request, reply) => {
+      const tokens = await auth.login(request.body, clientInfo(request));
       setSessionCookies(reply, tokens);
       return {
         access_token: tokens.access_token,
@@ -42,9 +42,9 @@ export function authRoutes(services: Services, publicUrl: string) {
       };
     });
 
-    app.post('/api/auth/refresh', { config: SIGN_IN }, async (request, reply) => {
-      const body = (request.body ?? {}) as { refresh_token?: unknown };
-      let token = typeof body.refresh_token === 'string' ? body.refresh_token : undefined;
+    const refresh = { body: refreshInput, response: { 200: tokenPair } };
+    app.post('/api/auth/refresh', { config: SIGN_IN, schema: refresh }, async (request, reply) => {
+      let token = request.body.refresh_token;
       if (token === undefined) {
         // The cookie is sent by the browser on its own; only Folio's pages may spend it.
         if (!fromOwnOrigin(request, publicOrigin)) throw crossOriginRefused();
@@ -65,7 +65,9 @@ export function authRoutes(services: Services, publicUrl: string) {
       return reply.code(204).send();
     });
 
-    app.get('/api/auth/me', { config: AUTH }, async (request) => auth.me(requireActor(request)));
+    app.get('/api/auth/me', { config: AUTH, schema: { response: { 200: me } } }, async (request) =>
+      auth.me(requireActor(request)),
+    );
 
     app.get('/api/auth/sessions', { config: AUTH }, async (request) => {
       const actor = requireActor(request);
@@ -73,17 +75,20 @@ export function authRoutes(services: Services, publicUrl: string) {
     });
 
     // Always 200, whether or not the address is known or the limit is spent (SPEC.md 7.3).
-    app.post('/api/auth/forgot-password', { config: { auth: 'none' } }, async (request) => {
-      const { email } = parseInput(forgotPasswordInput, request.body);
-      await passwordReset.forgot(email, (bucket) => rateKey(request, bucket));
+    const forgot = { config: { auth: 'none' }, schema: { body: forgotPasswordInput } } as const;
+    app.post('/api/auth/forgot-password', forgot, async (request) => {
+      await passwordReset.forgot(request.body.email, (bucket) => rateKey(request, bucket));
       return { message: 'If an account exists for that address, a reset link is on its way.' };
     });
 
     app.post(
       '/api/auth/reset-password',
-      { config: { rateLimit: ['auth', 'passwordReset'], auth: 'none' } },
+      {
+        config: { rateLimit: ['auth', 'passwordReset'], auth: 'none' },
+        schema: { body: resetPasswordInput },
+      },
       async (request) => {
-        await passwordReset.reset(parseInput(resetPasswordInput, request.body));
+        await passwordReset.reset(request.body);
         return { message: 'Password changed. Every session was signed out and every API key revoked.' };
       },
     );

@@ -1,40 +1,56 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { createCommentInput, listCommentsInput, updateCommentInput } from '../../services/collab/index.js';
 import type { Services } from '../../services/index.js';
-import { requireActor } from '../auth-context.js';
-import { parseInput } from '../../domain/validate.js';
-
-type WorkspaceParams = { Params: { id: string } };
-type CommentParams = { Params: { id: string } };
+import { requireActor, requireSignedIn } from '../auth-context.js';
+import { commentList, commentRecord } from '../response-schemas.js';
+import { idParams, workspaceParams } from '../route-params.js';
 
 /** Page comments and threads (SPEC.md 4.5). */
 export function commentRoutes(services: Services) {
   const { comments } = services;
-  return (app: FastifyInstance) => {
-    app.get<WorkspaceParams>('/api/v1/workspaces/:id/comments', async (request) =>
-      comments.list(requireActor(request), request.params.id, parseInput(listCommentsInput, request.query)),
+  return (scope: FastifyInstance) => {
+    const app = scope.withTypeProvider<ZodTypeProvider>();
+    const signedIn = { preValidation: requireSignedIn };
+    const byComment = { schema: { params: idParams, response: { 200: commentRecord } } };
+
+    app.get(
+      '/api/v1/workspaces/:id/comments',
+      {
+        ...signedIn,
+        schema: { params: workspaceParams, querystring: listCommentsInput, response: { 200: commentList } },
+      },
+      async (request) => comments.list(requireActor(request), request.params.id, request.query),
     );
 
-    app.post<WorkspaceParams>('/api/v1/workspaces/:id/comments', async (request, reply) => {
-      const actor = requireActor(request);
-      const input = parseInput(createCommentInput, request.body);
-      return reply.code(201).send(await comments.create(actor, request.params.id, input));
-    });
-
-    app.put<CommentParams>('/api/v1/comments/:id', async (request) =>
-      comments.update(requireActor(request), request.params.id, parseInput(updateCommentInput, request.body)),
+    app.post(
+      '/api/v1/workspaces/:id/comments',
+      {
+        ...signedIn,
+        schema: { params: workspaceParams, body: createCommentInput, response: { 201: commentRecord } },
+      },
+      async (request, reply) => {
+        const actor = requireActor(request);
+        return reply.code(201).send(await comments.create(actor, request.params.id, request.body));
+      },
     );
 
-    app.delete<CommentParams>('/api/v1/comments/:id', async (request, reply) => {
+    app.put(
+      '/api/v1/comments/:id',
+      { ...signedIn, schema: { ...byComment.schema, body: updateCommentInput } },
+      async (request) => comments.update(requireActor(request), request.params.id, request.body),
+    );
+
+    app.delete('/api/v1/comments/:id', { schema: { params: idParams } }, async (request, reply) => {
       await comments.remove(requireActor(request), request.params.id);
       return reply.code(204).send();
     });
 
-    app.post<CommentParams>('/api/v1/comments/:id/resolve', async (request) =>
+    app.post('/api/v1/comments/:id/resolve', byComment, async (request) =>
       comments.resolve(requireActor(request), request.params.id),
     );
 
-    app.post<CommentParams>('/api/v1/comments/:id/unresolve', async (request) =>
+    app.post('/api/v1/comments/:id/unresolve', byComment, async (request) =>
       comments.unresolve(requireActor(request), request.params.id),
     );
   };

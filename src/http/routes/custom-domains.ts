@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { notFound } from '../../errors.js';
-import { customDomainInput } from '../../services/publishing/index.js';
+import { allowedDomainInput, customDomainInput } from '../../services/publishing/index.js';
 import type { Services } from '../../services/index.js';
-import { requireActor } from '../auth-context.js';
-import { parseInput } from '../../domain/validate.js';
-
-type ById = { Params: { id: string } };
+import { requireActor, requireSignedIn } from '../auth-context.js';
+import { workspaceParams } from '../route-params.js';
 
 /**
  * A workspace's custom domain (admins), and the question a TLS terminator asks before it
@@ -14,26 +13,27 @@ type ById = { Params: { id: string } };
  */
 export function customDomainRoutes(services: Services) {
   const { customDomains } = services;
-  return (app: FastifyInstance) => {
+  return (scope: FastifyInstance) => {
+    const app = scope.withTypeProvider<ZodTypeProvider>();
     const path = '/api/v1/workspaces/:id/custom-domain';
+    const byId = { schema: { params: workspaceParams } };
 
-    app.put<ById>(path, async (request) =>
-      customDomains.set(
-        requireActor(request),
-        request.params.id,
-        parseInput(customDomainInput, request.body),
-      ),
+    app.put(
+      path,
+      { schema: { params: workspaceParams, body: customDomainInput }, preValidation: requireSignedIn },
+      async (request) => customDomains.set(requireActor(request), request.params.id, request.body),
     );
 
-    app.get<ById>(path, async (request) => customDomains.get(requireActor(request), request.params.id));
+    app.get(path, byId, async (request) => customDomains.get(requireActor(request), request.params.id));
 
-    app.delete<ById>(path, async (request, reply) => {
+    app.delete(path, byId, async (request, reply) => {
       await customDomains.remove(requireActor(request), request.params.id);
       return reply.code(204).send();
     });
 
-    app.get<{ Querystring: { domain?: unknown } }>('/api/custom-domains/allowed', async (request) => {
-      const domain = typeof request.query.domain === 'string' ? request.query.domain : '';
+    const ask = { schema: { querystring: allowedDomainInput } };
+    app.get('/api/custom-domains/allowed', ask, async (request) => {
+      const { domain } = request.query;
       if (!(await customDomains.isAllowed(domain))) throw notFound('Custom domain');
       return { domain, allowed: true };
     });

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { gitCredentialsInput, gitRemoteInput } from '../../services/sync/index.js';
 import type { Services } from '../../services/index.js';
-import { requireActor } from '../auth-context.js';
-import { parseInput } from '../../domain/validate.js';
-
-type ById = { Params: { id: string } };
+import { requireActor, requireSignedIn } from '../auth-context.js';
+import { workspaceParams } from '../route-params.js';
 
 /**
  * How a workspace reaches its git remote (admins only): the remote URL and
@@ -13,27 +12,32 @@ type ById = { Params: { id: string } };
  */
 export function gitRemoteRoutes(services: Services) {
   const git = services.gitSync;
-  return (app: FastifyInstance) => {
-    app.put<ById>('/api/v1/workspaces/:id/git-remote', async (request) => {
-      const actor = requireActor(request);
-      return git.setRemote(actor, request.params.id, parseInput(gitRemoteInput, request.body));
+  return (scope: FastifyInstance) => {
+    const app = scope.withTypeProvider<ZodTypeProvider>();
+    const byId = { schema: { params: workspaceParams } };
+    const withBody = <B>(body: B) => ({
+      schema: { params: workspaceParams, body },
+      preValidation: requireSignedIn,
     });
 
-    app.put<ById>('/api/v1/workspaces/:id/git-credentials', async (request) => {
-      const actor = requireActor(request);
-      return git.setCredentials(actor, request.params.id, parseInput(gitCredentialsInput, request.body));
-    });
+    app.put('/api/v1/workspaces/:id/git-remote', withBody(gitRemoteInput), async (request) =>
+      git.setRemote(requireActor(request), request.params.id, request.body),
+    );
 
-    app.delete<ById>('/api/v1/workspaces/:id/git-credentials', async (request, reply) => {
+    app.put('/api/v1/workspaces/:id/git-credentials', withBody(gitCredentialsInput), async (request) =>
+      git.setCredentials(requireActor(request), request.params.id, request.body),
+    );
+
+    app.delete('/api/v1/workspaces/:id/git-credentials', byId, async (request, reply) => {
       await git.clearCredentials(requireActor(request), request.params.id);
       return reply.code(204).send();
     });
 
-    app.delete<ById>('/api/v1/workspaces/:id/git-host-key', async (request) =>
+    app.delete('/api/v1/workspaces/:id/git-host-key', byId, async (request) =>
       git.resetHostKey(requireActor(request), request.params.id),
     );
 
-    app.get<ById>('/api/v1/workspaces/:id/deploy-key', async (request) =>
+    app.get('/api/v1/workspaces/:id/deploy-key', byId, async (request) =>
       git.deployKey(requireActor(request), request.params.id),
     );
   };

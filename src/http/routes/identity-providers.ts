@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { parseInput } from '../../domain/validate.js';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from '../../errors.js';
 import { claimInput, linkInput } from '../../services/identity/index.js';
 import type { Services } from '../../services/index.js';
-import { clientInfo, requireActor } from '../auth-context.js';
+import { clientInfo, requireActor, requireSignedIn } from '../auth-context.js';
+import { tokenPair } from '../response-schemas.js';
 import { setSessionCookies } from '../cookies.js';
 
 const AUTH = { rateLimit: 'auth' } as const;
@@ -28,7 +29,8 @@ const APP_CLAIM_PATH = '/login/oidc';
 /** Sign-in with identity providers (SPEC.md 4.1, 5.4): start, callback, claim, link, identities. */
 export function identityProviderRoutes(services: Services) {
   const { externalSignIn } = services;
-  return (app: FastifyInstance) => {
+  return (scope: FastifyInstance) => {
+    const app = scope.withTypeProvider<ZodTypeProvider>();
     // "Continue with …" buttons may be plain HTML forms that post nothing.
     app.addContentTypeParser(
       'application/x-www-form-urlencoded',
@@ -69,11 +71,9 @@ export function identityProviderRoutes(services: Services) {
       },
     );
 
-    app.post('/api/auth/oidc/claim', { config: SIGN_IN }, async (request, reply) => {
-      const { tokens } = await externalSignIn.claim(
-        parseInput(claimInput, request.body),
-        clientInfo(request),
-      );
+    const claim = { body: claimInput, response: { 200: tokenPair } };
+    app.post('/api/auth/oidc/claim', { config: SIGN_IN, schema: claim }, async (request, reply) => {
+      const { tokens } = await externalSignIn.claim(request.body, clientInfo(request));
       setSessionCookies(reply, tokens);
       return {
         access_token: tokens.access_token,
@@ -82,8 +82,10 @@ export function identityProviderRoutes(services: Services) {
       };
     });
 
-    app.post('/api/auth/oidc/link', { config: AUTH }, async (request) =>
-      externalSignIn.link(requireActor(request), parseInput(linkInput, request.body)),
+    app.post(
+      '/api/auth/oidc/link',
+      { config: AUTH, schema: { body: linkInput }, preValidation: requireSignedIn },
+      async (request) => externalSignIn.link(requireActor(request), request.body),
     );
 
     app.get('/api/auth/identities', { config: AUTH }, async (request) =>

@@ -1,28 +1,30 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Services } from '../../services/index.js';
 import { changeRoleInput, listInput } from '../../services/collab/index.js';
-import { requireActor } from '../auth-context.js';
-import { parseInput } from '../../domain/validate.js';
-
-type WorkspaceParams = { Params: { id: string } };
+import { requireActor, requireSignedIn } from '../auth-context.js';
+import { workspaceParams } from '../route-params.js';
 
 /** `/api/v1/workspaces/:id/admin/members`: list, change a role, remove (SPEC.md 4.5; admins only). */
 export function memberRoutes(services: Services) {
   const { members } = services;
-  return (app: FastifyInstance) => {
-    app.get<WorkspaceParams>('/api/v1/workspaces/:id/admin/members', async (request) =>
-      members.list(requireActor(request), request.params.id, parseInput(listInput, request.query)),
+  return (scope: FastifyInstance) => {
+    const app = scope.withTypeProvider<ZodTypeProvider>();
+    app.get(
+      '/api/v1/workspaces/:id/admin/members',
+      { schema: { params: workspaceParams, querystring: listInput }, preValidation: requireSignedIn },
+      async (request) => members.list(requireActor(request), request.params.id, request.query),
     );
 
-    app.put<{ Params: { id: string; user_id: string } }>(
+    app.put(
       '/api/v1/workspaces/:id/admin/members/:user_id/role',
+      {
+        schema: { params: workspaceParams.extend({ user_id: z.string() }), body: changeRoleInput },
+        preValidation: requireSignedIn,
+      },
       async (request) =>
-        members.changeRole(
-          requireActor(request),
-          request.params.id,
-          request.params.user_id,
-          parseInput(changeRoleInput, request.body),
-        ),
+        members.changeRole(requireActor(request), request.params.id, request.params.user_id, request.body),
     );
 
     app.delete<{ Params: { id: string; user_id: string } }>(

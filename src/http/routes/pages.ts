@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Services } from '../../services/index.js';
 import {
   createPageInput,
@@ -7,15 +8,12 @@ import {
   updatePageInput,
 } from '../../services/pages/index.js';
 import { reorderInput } from '../../services/pages/index.js';
-import { requireActor } from '../auth-context.js';
-import { parseInput } from '../../domain/validate.js';
+import { requireActor, requireSignedIn } from '../auth-context.js';
+import { pageObject, pageTree } from '../response-schemas.js';
+import { contentParams, pageParams } from '../route-params.js';
 
 const READ = { rateLimit: 'contentRead' } as const;
 const WRITE = { rateLimit: 'contentWrite' } as const;
-
-type Workspace = { Params: { workspace: string } };
-/** `*` is the page path, already percent-decoded by the router; pages.ts normalises and checks it. */
-type PagePath = { Params: { workspace: string; '*': string } };
 
 /**
  * SPEC.md 4.2's content routes. `tree`, `reorder` and `move` are registered
@@ -24,60 +22,79 @@ type PagePath = { Params: { workspace: string; '*': string } };
  */
 export function contentRoutes(services: Services) {
   const { pages } = services;
-  return (app: FastifyInstance) => {
+  return (scope: FastifyInstance) => {
+    const app = scope.withTypeProvider<ZodTypeProvider>();
     const base = '/api/v1/content/:workspace';
+    // Refused 401 before the body is looked at.
+    const write = { config: WRITE, preValidation: requireSignedIn };
 
-    app.get<Workspace>(`${base}/tree`, { config: READ }, async (request) =>
-      pages.tree(requireActor(request), request.params.workspace),
+    app.get(
+      `${base}/tree`,
+      { config: READ, schema: { params: contentParams, response: { 200: pageTree } } },
+      async (request) => pages.tree(requireActor(request), request.params.workspace),
     );
 
-    app.post<Workspace>(`${base}/reorder`, { config: WRITE }, async (request, reply) => {
-      await pages.reorder(
-        requireActor(request),
-        request.params.workspace,
-        parseInput(reorderInput, request.body),
-      );
-      return reply.code(204).send();
-    });
-
-    app.post<Workspace>(`${base}/move`, { config: WRITE }, async (request) => {
-      const actor = requireActor(request);
-      const { path, new_path } = parseInput(movePageAliasInput, request.body);
-      return pages.move(actor, request.params.workspace, path, new_path);
-    });
-
-    app.get<PagePath>(`${base}/*`, { config: READ }, async (request) =>
-      pages.read(requireActor(request), request.params.workspace, request.params['*']),
+    app.post(
+      `${base}/reorder`,
+      { ...write, schema: { params: contentParams, body: reorderInput } },
+      async (request, reply) => {
+        await pages.reorder(requireActor(request), request.params.workspace, request.body);
+        return reply.code(204).send();
+      },
     );
 
-    app.post<PagePath>(`${base}/*`, { config: WRITE }, async (request, reply) => {
-      const actor = requireActor(request);
-      const input = parseInput(createPageInput, request.body);
-      return reply
-        .code(201)
-        .send(await pages.create(actor, request.params.workspace, request.params['*'], input));
-    });
+    app.post(
+      `${base}/move`,
+      {
+        ...write,
+        schema: { params: contentParams, body: movePageAliasInput, response: { 200: pageObject } },
+      },
+      async (request) => {
+        const { path, new_path } = request.body;
+        return pages.move(requireActor(request), request.params.workspace, path, new_path);
+      },
+    );
+
+    // `*` is the page path, already percent-decoded by the router; pages.ts normalises and checks it.
+    app.get(
+      `${base}/*`,
+      { config: READ, schema: { params: pageParams, response: { 200: pageObject } } },
+      async (request) => pages.read(requireActor(request), request.params.workspace, request.params['*']),
+    );
+
+    app.post(
+      `${base}/*`,
+      { ...write, schema: { params: pageParams, body: createPageInput, response: { 201: pageObject } } },
+      async (request, reply) => {
+        const { workspace, '*': path } = request.params;
+        return reply.code(201).send(await pages.create(requireActor(request), workspace, path, request.body));
+      },
+    );
 
     // 200 for an update; 201 when the PUT created the page.
-    app.put<PagePath>(`${base}/*`, { config: WRITE }, async (request, reply) => {
-      const actor = requireActor(request);
-      const input = parseInput(updatePageInput, request.body);
-      const { page, created } = await pages.update(
-        actor,
-        request.params.workspace,
-        request.params['*'],
-        input,
-      );
-      return reply.code(created ? 201 : 200).send(page);
-    });
+    app.put(
+      `${base}/*`,
+      {
+        ...write,
+        schema: { params: pageParams, body: updatePageInput, response: { 200: pageObject, 201: pageObject } },
+      },
+      async (request, reply) => {
+        const { workspace, '*': path } = request.params;
+        const { page, created } = await pages.update(requireActor(request), workspace, path, request.body);
+        return reply.code(created ? 201 : 200).send(page);
+      },
+    );
 
-    app.patch<PagePath>(`${base}/*`, { config: WRITE }, async (request) => {
-      const actor = requireActor(request);
-      const { new_path } = parseInput(movePageInput, request.body);
-      return pages.move(actor, request.params.workspace, request.params['*'], new_path);
-    });
+    app.patch(
+      `${base}/*`,
+      { ...write, schema: { params: pageParams, body: movePageInput, response: { 200: pageObject } } },
+      async (request) => {
+        const { workspace, '*': path } = request.params;
+        return pages.move(requireActor(request), workspace, path, request.body.new_path);
+      },
+    );
 
-    app.delete<PagePath>(`${base}/*`, { config: WRITE }, async (request, reply) => {
+    app.delete(`${base}/*`, { config: WRITE, schema: { params: pageParams } }, async (request, reply) => {
       await pages.remove(requireActor(request), request.params.workspace, request.params['*']);
       return reply.code(204).send();
     });

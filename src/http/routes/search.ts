@@ -1,20 +1,24 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Services } from '../../services/index.js';
 import { searchInput } from '../../services/pages/index.js';
-import { requireActor } from '../auth-context.js';
-import { parseInput } from '../../domain/validate.js';
+import { requireActor, requireSignedIn } from '../auth-context.js';
+import { searchResponse } from '../response-schemas.js';
+import { workspaceParams } from '../route-params.js';
 
 /** `GET /api/v1/workspaces/:id/search?q&limit` (SPEC.md 4.3, CONTRACT.md part 3). */
 export function searchRoutes(services: Services) {
   const { search } = services;
-  return (app: FastifyInstance) => {
-    app.get<{ Params: { id: string } }>(
+  return (scope: FastifyInstance) => {
+    const app = scope.withTypeProvider<ZodTypeProvider>();
+    app.get(
       '/api/v1/workspaces/:id/search',
-      { config: { rateLimit: 'search' } },
-      async (request) => {
-        const actor = requireActor(request);
-        return search.search(actor, request.params.id, parseInput(searchInput, request.query));
+      {
+        config: { rateLimit: 'search' },
+        schema: { params: workspaceParams, querystring: searchInput, response: { 200: searchResponse } },
+        preValidation: requireSignedIn,
       },
+      async (request) => search.search(requireActor(request), request.params.id, request.query),
     );
   };
 }

@@ -1,25 +1,32 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Services } from '../../services/index.js';
 import { listInput } from '../../services/collab/index.js';
 import { createShareLinkInput } from '../../services/collab/index.js';
-import { requireActor } from '../auth-context.js';
-import { parseInput } from '../../domain/validate.js';
-
-type WorkspaceParams = { Params: { id: string } };
+import { requireActor, requireSignedIn } from '../auth-context.js';
+import { workspaceParams } from '../route-params.js';
 
 /** Share links (SPEC.md 4.5): managed by admins, used by any signed-in user. */
 export function shareLinkRoutes(services: Services) {
   const { shareLinks } = services;
-  return (app: FastifyInstance) => {
-    app.get<WorkspaceParams>('/api/v1/workspaces/:id/share-links', async (request) =>
-      shareLinks.list(requireActor(request), request.params.id, parseInput(listInput, request.query)),
+  return (scope: FastifyInstance) => {
+    const app = scope.withTypeProvider<ZodTypeProvider>();
+    const signedIn = { preValidation: requireSignedIn };
+
+    app.get(
+      '/api/v1/workspaces/:id/share-links',
+      { ...signedIn, schema: { params: workspaceParams, querystring: listInput } },
+      async (request) => shareLinks.list(requireActor(request), request.params.id, request.query),
     );
 
-    app.post<WorkspaceParams>('/api/v1/workspaces/:id/share-links', async (request, reply) => {
-      const actor = requireActor(request);
-      const input = parseInput(createShareLinkInput, request.body);
-      return reply.code(201).send(await shareLinks.create(actor, request.params.id, input));
-    });
+    app.post(
+      '/api/v1/workspaces/:id/share-links',
+      { ...signedIn, schema: { params: workspaceParams, body: createShareLinkInput } },
+      async (request, reply) => {
+        const actor = requireActor(request);
+        return reply.code(201).send(await shareLinks.create(actor, request.params.id, request.body));
+      },
+    );
 
     app.delete<{ Params: { id: string; linkId: string } }>(
       '/api/v1/workspaces/:id/share-links/:linkId',

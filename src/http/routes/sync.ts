@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Services } from '../../services/index.js';
 import { conflictDownloadParams, resolveConflictInput } from '../../services/sync/index.js';
-import { requireActor } from '../auth-context.js';
-import { parseInput } from '../../domain/validate.js';
+import { requireActor, requireSignedIn } from '../auth-context.js';
+import { workspaceParams } from '../route-params.js';
 
 const READ = { rateLimit: 'contentRead' } as const;
 const WRITE = { rateLimit: 'contentWrite' } as const;
@@ -10,7 +12,6 @@ const WRITE = { rateLimit: 'contentWrite' } as const;
 type ById = { Params: { id: string } };
 type ByConflict = { Params: { id: string; conflict_id: string } };
 type ByArtefact = { Params: { page_id: string; timestamp: string } };
-type ByVersion = { Params: { page_id: string; timestamp: string; version: string } };
 
 /**
  * SPEC.md 4.3's sync and conflict routes (the webhook is in git-webhook.ts).
@@ -18,7 +19,8 @@ type ByVersion = { Params: { page_id: string; timestamp: string; version: string
  */
 export function syncRoutes(services: Services) {
   const git = services.gitSync;
-  return (app: FastifyInstance) => {
+  return (scope: FastifyInstance) => {
+    const app = scope.withTypeProvider<ZodTypeProvider>();
     app.post<ById>('/api/v1/workspaces/:id/sync', { config: WRITE }, async (request) =>
       git.sync(requireActor(request), request.params.id),
     );
@@ -34,22 +36,25 @@ export function syncRoutes(services: Services) {
         git.getConflict(requireActor(request), request.params.id, request.params.conflict_id),
     );
 
-    app.post<ByConflict>(
+    app.post(
       '/api/v1/workspaces/:id/sync/conflicts/:conflict_id/resolve',
-      { config: WRITE },
+      {
+        config: WRITE,
+        schema: { params: workspaceParams.extend({ conflict_id: z.string() }), body: resolveConflictInput },
+        preValidation: requireSignedIn,
+      },
       async (request) => {
         const actor = requireActor(request);
-        const input = parseInput(resolveConflictInput, request.body);
-        return git.resolveConflict(actor, request.params.id, request.params.conflict_id, input);
+        return git.resolveConflict(actor, request.params.id, request.params.conflict_id, request.body);
       },
     );
 
-    app.get<ByVersion>(
+    app.get(
       '/api/v1/conflicts/:page_id/:timestamp/:version',
-      { config: READ },
+      { config: READ, schema: { params: conflictDownloadParams }, preValidation: requireSignedIn },
       async (request, reply) => {
         const actor = requireActor(request);
-        const { page_id, timestamp, version } = parseInput(conflictDownloadParams, request.params);
+        const { page_id, timestamp, version } = request.params;
         const file = await git.downloadConflict(actor, page_id, timestamp, version);
         reply.header(
           'Content-Type',

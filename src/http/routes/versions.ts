@@ -1,27 +1,34 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Services } from '../../services/index.js';
 import { createVersionInput, listVersionsInput } from '../../services/publishing/index.js';
-import { requireActor } from '../auth-context.js';
-import { parseInput } from '../../domain/validate.js';
+import { requireActor, requireSignedIn } from '../auth-context.js';
+import { workspaceParams } from '../route-params.js';
 
-type ById = { Params: { id: string } };
 type BySlug = { Params: { id: string; slug: string } };
 
 /** Documentation versions (SPEC.md 4.5): list and read for readers, the rest for admins. */
 export function versionRoutes(services: Services) {
   const { versions } = services;
-  return (app: FastifyInstance) => {
+  return (scope: FastifyInstance) => {
+    const app = scope.withTypeProvider<ZodTypeProvider>();
     const base = '/api/v1/workspaces/:id/versions';
+    const signedIn = { preValidation: requireSignedIn };
 
-    app.get<ById>(base, async (request) =>
-      versions.list(requireActor(request), request.params.id, parseInput(listVersionsInput, request.query)),
+    app.get(
+      base,
+      { ...signedIn, schema: { params: workspaceParams, querystring: listVersionsInput } },
+      async (request) => versions.list(requireActor(request), request.params.id, request.query),
     );
 
-    app.post<ById>(base, async (request, reply) => {
-      const actor = requireActor(request);
-      const input = parseInput(createVersionInput, request.body);
-      return reply.code(201).send(await versions.create(actor, request.params.id, input));
-    });
+    app.post(
+      base,
+      { ...signedIn, schema: { params: workspaceParams, body: createVersionInput } },
+      async (request, reply) => {
+        const actor = requireActor(request);
+        return reply.code(201).send(await versions.create(actor, request.params.id, request.body));
+      },
+    );
 
     app.get<BySlug>(`${base}/:slug`, async (request) =>
       versions.get(requireActor(request), request.params.id, request.params.slug),

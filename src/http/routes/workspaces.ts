@@ -1,30 +1,41 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Services } from '../../services/index.js';
 import { createWorkspaceInput, listWorkspacesInput } from '../../services/workspaces/index.js';
-import { requireActor } from '../auth-context.js';
-import { parseInput } from '../../domain/validate.js';
-
-type ById = { Params: { id: string } };
+import { requireActor, requireSignedIn } from '../auth-context.js';
+import { workspaceList, workspaceRecord } from '../response-schemas.js';
+import { workspaceParams } from '../route-params.js';
 
 /** SPEC.md 4.3's workspace routes; `:id` takes the workspace id or its slug. */
 export function workspaceRoutes(services: Services) {
   const { workspaces } = services;
-  return (app: FastifyInstance) => {
-    app.get('/api/v1/workspaces', async (request) =>
-      workspaces.list(requireActor(request), parseInput(listWorkspacesInput, request.query)),
+  return (scope: FastifyInstance) => {
+    const app = scope.withTypeProvider<ZodTypeProvider>();
+    const signedIn = { preValidation: requireSignedIn };
+
+    app.get(
+      '/api/v1/workspaces',
+      { ...signedIn, schema: { querystring: listWorkspacesInput, response: { 200: workspaceList } } },
+      async (request) => workspaces.list(requireActor(request), request.query),
     );
 
-    app.post('/api/v1/workspaces', async (request, reply) => {
-      const actor = requireActor(request);
-      const created = await workspaces.create(actor, parseInput(createWorkspaceInput, request.body));
-      return reply.code(201).send(created);
-    });
-
-    app.get<ById>('/api/v1/workspaces/:id', async (request) =>
-      workspaces.get(requireActor(request), request.params.id),
+    app.post(
+      '/api/v1/workspaces',
+      { ...signedIn, schema: { body: createWorkspaceInput, response: { 201: workspaceRecord } } },
+      async (request, reply) => {
+        const created = await workspaces.create(requireActor(request), request.body);
+        return reply.code(201).send(created);
+      },
     );
 
-    app.delete<ById>('/api/v1/workspaces/:id', async (request, reply) => {
+    const byId = { params: workspaceParams };
+    app.get(
+      '/api/v1/workspaces/:id',
+      { schema: { ...byId, response: { 200: workspaceRecord } } },
+      async (request) => workspaces.get(requireActor(request), request.params.id),
+    );
+
+    app.delete('/api/v1/workspaces/:id', { schema: byId }, async (request, reply) => {
       await workspaces.remove(requireActor(request), request.params.id);
       return reply.code(204).send();
     });

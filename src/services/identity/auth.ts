@@ -32,6 +32,12 @@ export const loginInput = z.object({
   password: z.string().min(1).max(4096),
 });
 
+/**
+ * `POST /api/auth/refresh`: the refresh token in the body, or none (any other body) to
+ * use the refresh cookie instead. Never refused: a missing token is the service's 401.
+ */
+export const refreshInput = z.object({ refresh_token: z.string().optional().catch(undefined) }).catch({});
+
 /** Creates the starter workspace of a new organization inside the registration transaction. */
 export type StarterWorkspaceFactory = (
   trx: Kysely<Database>,

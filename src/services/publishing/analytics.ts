@@ -36,6 +36,8 @@ export const consentInput = z.object({
     (v) => (v === 'true' ? true : v === 'false' ? false : v),
     z.boolean({ error: 'consent must be true or false' }),
   ),
+  /** The site footer's form: the page to go back to (a path on this host). */
+  return_to: z.unknown().optional(),
 });
 
 export const analyticsRangeInput = z.object({

@@ -27,6 +27,9 @@ export const customDomainInput = z.object({
   domain: z.string({ error: 'domain is required' }).trim().min(1, 'domain is required').max(300),
 });
 
+/** A TLS terminator's question, `?domain=`: anything but one string asks about no domain. */
+export const allowedDomainInput = z.object({ domain: z.string().catch('') });
+
 /** CONTRACT.md part 3's custom domain. */
 export interface CustomDomainRecord {
   domain: string;

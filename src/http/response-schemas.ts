@@ -1,0 +1,117 @@
+import { z } from 'zod';
+
+/**
+ * Response schemas of the main endpoints, for the OpenAPI document only: the app's
+ * serializer ignores them (route-schemas.ts), so a response is never stripped or
+ * reordered to fit. Loose objects say so in the document: a record may carry more fields.
+ */
+// Typed as a plain object (no index signature) so a service's record interface checks against it.
+const record = <S extends z.ZodRawShape>(shape: S): z.ZodObject<S> =>
+  z.looseObject(shape) as unknown as z.ZodObject<S>;
+const timestamp = z.string().describe('ISO 8601 date and time');
+
+/** `POST /api/auth/login` (and refresh, claim): the token pair. */
+export const tokenPair = record({
+  access_token: z.string(),
+  refresh_token: z.string(),
+  expires_in: z.number().int().describe('Seconds until the access token expires'),
+});
+
+/** `GET /api/auth/me`. */
+export const me = record({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  handle: z.string(),
+  role: z.string(),
+  platform_owner: z.boolean(),
+  org: record({ id: z.string(), handle: z.string(), name: z.string() }).nullable(),
+});
+
+/** CONTRACT.md part 3's workspace. */
+export const workspaceRecord = record({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  git_remote: z.string().nullable(),
+  git_branch: z.string(),
+  org_handle: z.string(),
+  role: z.string(),
+  sync_status: z.string(),
+  last_sync_at: timestamp.nullable(),
+  public_site: z.boolean(),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
+/** A page of a list: CONTRACT.md part 3's `{ data, next_cursor }`. */
+const listOf = <T extends z.ZodType>(item: T) =>
+  record({ data: z.array(item), next_cursor: z.string().nullable() });
+
+export const workspaceList = listOf(workspaceRecord);
+
+/** CONTRACT.md part 3's page object. */
+export const pageObject = record({
+  page_id: z.string(),
+  path: z.string(),
+  title: z.string(),
+  description: z.string(),
+  content: z.string(),
+  content_hash: z.string(),
+  frontmatter_hash: z.string(),
+  tags: z.array(z.string()),
+  status: z.string(),
+  sort_order: z.number().int(),
+  created_at: timestamp,
+  updated_at: timestamp,
+  updated_by: z.string().nullable(),
+  frontmatter_error: z.string().nullable(),
+  restricted: z.boolean(),
+});
+
+/** CONTRACT.md part 3's tree node; folders have `page_id: null`. */
+const treeNode = record({
+  type: z.enum(['folder', 'page']),
+  name: z.string(),
+  path: z.string(),
+  title: z.string(),
+  page_id: z.string().nullable(),
+  sort_order: z.number().int(),
+  children: z.array(z.unknown()).describe('Child nodes, of this same shape'),
+});
+
+export const pageTree = record({ tree: z.array(treeNode) });
+
+/** CONTRACT.md part 3's search response. */
+export const searchResponse = record({
+  query: z.string(),
+  total: z.number().int(),
+  results: z.array(
+    record({
+      page_id: z.string(),
+      path: z.string(),
+      title: z.string(),
+      score: z.number(),
+      snippet: z.string().describe('HTML-escaped text with matches wrapped in <mark>'),
+    }),
+  ),
+});
+
+const userRef = record({ id: z.string(), name: z.string(), handle: z.string() });
+
+/** CONTRACT.md part 3's comment, with its rendered body. */
+export const commentRecord = record({
+  id: z.string(),
+  page: z.string(),
+  body: z.string(),
+  body_html: z.string(),
+  author: userRef,
+  parent_id: z.string().nullable(),
+  mentions: z.array(userRef),
+  resolved: z.boolean(),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
+/** Threads: each root comment with its replies in the order they were written. */
+export const commentList = listOf(commentRecord.extend({ replies: z.array(commentRecord) }));
