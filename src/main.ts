@@ -51,6 +51,9 @@ export interface Folio extends Omit<Core, 'close'> {
   close(): Promise<void>;
 }
 
+/** How long a stop waits for open responses before it closes their connections. */
+const SHUTDOWN_GRACE_MS = 5_000;
+
 /**
  * The composition root: config -> store -> services -> adapters. Nothing here
  * is global, so a test builds as many independent instances as it likes.
@@ -147,7 +150,11 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
     close() {
       closing ??= (async () => {
         hub.close();
+        // Long-lived responses (an MCP event stream, an AI answer being streamed) would hold
+        // the close open; they get a few seconds to finish, then their sockets are closed.
+        const forceClose = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
         await app.close();
+        clearTimeout(forceClose);
         await core.close();
         await lock?.release();
       })();

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { parseInput } from '../../domain/validate.js';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { notFound } from '../../errors.js';
 import {
   passkeyLoginBeginInput,
@@ -8,8 +8,10 @@ import {
   passkeyRenameInput,
 } from '../../services/identity/index.js';
 import type { Services } from '../../services/index.js';
-import { clientInfo, requireActor } from '../auth-context.js';
+import { clientInfo, requireActor, requireSignedIn } from '../auth-context.js';
 import { setSessionCookies } from '../cookies.js';
+import { tokenPair } from '../response-schemas.js';
+import { idParams } from '../route-params.js';
 
 const AUTH = { rateLimit: 'auth' } as const;
 /** Sign-in steps: stale credentials a browser still sends must not get in their way. */
@@ -21,7 +23,8 @@ const SIGN_IN = { rateLimit: 'auth', auth: 'none' } as const;
  */
 export function passkeyRoutes(services: Services) {
   const { passkeys } = services;
-  return (app: FastifyInstance) => {
+  return (scope: FastifyInstance) => {
+    const app = scope.withTypeProvider<ZodTypeProvider>();
     // Scoped to these routes: with passkeys off they do not exist.
     app.addHook('onRequest', async () => {
       if (!passkeys.enabled) throw notFound('Route');
@@ -31,51 +34,50 @@ export function passkeyRoutes(services: Services) {
       passkeys.registerBegin(requireActor(request)),
     );
 
-    app.post('/api/auth/webauthn/register/finish', { config: AUTH }, async (request, reply) => {
-      const actor = requireActor(request);
-      const created = await passkeys.registerFinish(
-        actor,
-        parseInput(passkeyRegisterFinishInput, request.body),
-      );
-      return reply.code(201).send(created);
-    });
-
-    app.post('/api/auth/webauthn/login/begin', { config: SIGN_IN }, async (request) =>
-      passkeys.loginBegin(parseInput(passkeyLoginBeginInput, request.body ?? {})),
+    const registerFinish = { body: passkeyRegisterFinishInput };
+    app.post(
+      '/api/auth/webauthn/register/finish',
+      { config: AUTH, schema: registerFinish, preValidation: requireSignedIn },
+      async (request, reply) => {
+        const created = await passkeys.registerFinish(requireActor(request), request.body);
+        return reply.code(201).send(created);
+      },
     );
 
-    app.post('/api/auth/webauthn/login/finish', { config: SIGN_IN }, async (request, reply) => {
-      const tokens = await passkeys.loginFinish(
-        parseInput(passkeyLoginFinishInput, request.body),
-        clientInfo(request),
-      );
-      setSessionCookies(reply, tokens);
-      return {
-        access_token: tokens.access_token,
-        refresh_token: tokens.refresh_token,
-        expires_in: tokens.expires_in,
-      };
-    });
+    const loginBegin = { body: passkeyLoginBeginInput };
+    app.post('/api/auth/webauthn/login/begin', { config: SIGN_IN, schema: loginBegin }, async (request) =>
+      passkeys.loginBegin(request.body),
+    );
+
+    const loginFinish = { body: passkeyLoginFinishInput, response: { 200: tokenPair } };
+    app.post(
+      '/api/auth/webauthn/login/finish',
+      { config: SIGN_IN, schema: loginFinish },
+      async (request, reply) => {
+        const tokens = await passkeys.loginFinish(request.body, clientInfo(request));
+        setSessionCookies(reply, tokens);
+        return {
+          access_token: tokens.access_token,
+          refresh_token: tokens.refresh_token,
+          expires_in: tokens.expires_in,
+        };
+      },
+    );
 
     app.get('/api/auth/webauthn/credentials', { config: AUTH }, async (request) =>
       passkeys.list(requireActor(request)),
     );
 
-    app.patch<{ Params: { id: string } }>(
+    const rename = { params: idParams, body: passkeyRenameInput };
+    app.patch(
       '/api/auth/webauthn/credentials/:id',
-      { config: AUTH },
-      async (request) => {
-        return passkeys.rename(
-          requireActor(request),
-          request.params.id,
-          parseInput(passkeyRenameInput, request.body),
-        );
-      },
+      { config: AUTH, schema: rename, preValidation: requireSignedIn },
+      async (request) => passkeys.rename(requireActor(request), request.params.id, request.body),
     );
 
-    app.delete<{ Params: { id: string } }>(
+    app.delete(
       '/api/auth/webauthn/credentials/:id',
-      { config: AUTH },
+      { config: AUTH, schema: { params: idParams } },
       async (request, reply) => {
         await passkeys.remove(requireActor(request), request.params.id);
         return reply.code(204).send();
