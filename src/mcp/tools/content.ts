@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { AppError } from '../../errors.js';
 import { parseInput } from '../../domain/validate.js';
 import { createPageInput, updatePageInput } from '../../services/pages/index.js';
 import { defineTool } from '../tool.js';
@@ -59,34 +58,14 @@ export const contentTools = [
     scope: 'workspace',
     op: 'write',
     async run(ctx, args) {
-      const { pages } = ctx.services;
-      try {
-        const input = parseInput(createPageInput, {
-          title: args.title,
-          body: args.content,
-          description: args.description,
-          tags: args.tags,
-          publish: args.publish,
-        });
-        const page = await pages.create(ctx.actor, ctx.workspace, args.path, input);
-        return { page, created: true };
-      } catch (error) {
-        if (!(error instanceof AppError) || error.code !== 'CONFLICT') throw error;
-      }
-      // The upsert pattern of SPEC.md 4.2: read the current hash, then update with it.
-      const current = await pages.read(ctx.actor, ctx.workspace, args.path);
-      const input = parseInput(updatePageInput, {
+      const input = parseInput(createPageInput, {
+        title: args.title,
         body: args.content,
-        lastKnownHash: current.content_hash,
-        frontmatter: {
-          title: args.title,
-          ...(args.description !== undefined ? { description: args.description } : {}),
-          ...(args.tags ? { tags: args.tags } : {}),
-          ...(args.publish !== undefined ? { status: args.publish ? 'published' : 'draft' } : {}),
-        },
+        description: args.description,
+        tags: args.tags,
+        publish: args.publish,
       });
-      const { page } = await pages.update(ctx.actor, ctx.workspace, args.path, input);
-      return { page, created: false };
+      return ctx.services.pages.upsert(ctx.actor, ctx.workspace, args.path, input);
     },
   }),
   defineTool({

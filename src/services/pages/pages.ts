@@ -26,6 +26,7 @@ import {
 } from './page-object.js';
 import { movePage } from './moves.js';
 import { pageTree, reorderPages } from './tree.js';
+import { upsertPage } from './upsert.js';
 
 export type { PagesDeps } from './context.js';
 
@@ -66,6 +67,7 @@ export const createPageInput = z
     tags: tags.optional(),
   })
   .transform(bodyFromAlias);
+export type CreatePageInput = z.output<typeof createPageInput>;
 
 /**
  * The frontmatter keys Folio understands are checked; any other key is kept
@@ -93,6 +95,7 @@ export const updatePageInput = z
     frontmatter: frontmatterPatch.optional(),
   })
   .transform(bodyFromAlias);
+export type UpdatePageInput = z.output<typeof updatePageInput>;
 
 export const movePageInput = z.object({ new_path: z.string({ error: 'new_path is required' }).min(1) });
 
@@ -162,7 +165,7 @@ export function createPages(deps: PagesDeps) {
     return row;
   }
 
-  return {
+  const pages = {
     /** SPEC.md 4.2 GET: the page at `path`; a restricted page only for admins. */
     async read(actor: Actor, workspace: string, path: string): Promise<PageObject> {
       const loc = await ctx.locate(actor, workspace, path, CAN.read);
@@ -330,6 +333,12 @@ export function createPages(deps: PagesDeps) {
     /** Writes `order` into pages of one folder; see tree.ts. */
     reorder: (actor: Actor, workspace: string, input: Parameters<typeof reorderPages>[3]) =>
       reorderPages(ctx, actor, workspace, input),
+  };
+  return {
+    ...pages,
+    /** Creates the page or replaces the one at `path`; see upsert.ts. */
+    upsert: (actor: Actor, workspace: string, path: string, input: CreatePageInput) =>
+      upsertPage(pages, actor, workspace, path, input),
   };
 }
 
