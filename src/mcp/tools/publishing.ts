@@ -90,23 +90,20 @@ export const publishingTools = [
     name: 'export',
     title: 'Export the site as static HTML',
     description:
-      'Builds the static HTML export of the published pages (a ZIP that works offline) and tells where to ' +
-      'download it, with its size and page count. Returns { download_url, method, filename, size_bytes, page_count }.',
+      'Tells where to download the static HTML export of the published pages (a ZIP that works offline) and ' +
+      'what it holds: page_count pages, and size_bytes, the total size of its files before compression (the ' +
+      'ZIP itself is smaller). Returns { download_url, method, filename, size_bytes, page_count }.',
     input: {},
     scope: 'workspace',
     op: 'read',
     async run(ctx) {
-      const workspace = await ctx.services.workspaces.get(ctx.actor, ctx.workspace);
-      const { filename, stream } = await ctx.services.exports.exportSite(ctx.actor, workspace.id);
-      let size = 0;
-      for await (const chunk of stream) size += (chunk as Buffer).length;
-      const { pages } = await ctx.services.discovery.manifest(ctx.actor, workspace.id);
+      const summary = await ctx.services.exports.summary(ctx.actor, ctx.workspace);
       return {
-        download_url: `${ctx.services.deps.config.publicUrl}/api/v1/workspaces/${workspace.id}/export`,
+        download_url: `${ctx.services.deps.config.publicUrl}/api/v1/workspaces/${summary.workspace_id}/export`,
         method: 'GET with Authorization: Bearer <your API key>',
-        filename,
-        size_bytes: size,
-        page_count: pages.filter((page) => page.status === 'published').length,
+        filename: summary.filename,
+        size_bytes: summary.size_bytes,
+        page_count: summary.page_count,
       };
     },
   }),
