@@ -17,8 +17,8 @@ export type WritingAction = (typeof WRITING_ACTIONS)[number];
 
 export const writingAssistInput = z
   .object({
-    action: z.enum(WRITING_ACTIONS),
-    content: z.string().min(1).max(100_000),
+    action: z.enum(WRITING_ACTIONS).describe(`One of ${WRITING_ACTIONS.join(', ')}.`),
+    content: z.string().min(1).max(100_000).describe('The Markdown to work on.'),
     // The language goes into the system prompt: one line, no control characters.
     language: z
       .string()
@@ -26,7 +26,8 @@ export const writingAssistInput = z
       .min(1)
       .max(64)
       .regex(/^[^\p{Cc}]+$/u, 'language must not contain control characters')
-      .optional(),
+      .optional()
+      .describe('Target language for translate, e.g. "German".'),
   })
   .refine((input) => input.action !== 'translate' || input.language !== undefined, {
     path: ['language'],

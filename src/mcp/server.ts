@@ -7,7 +7,7 @@ import type { Logger } from '../logger.js';
 import type { Quota, Services } from '../services/index.js';
 import { VERSION } from '../version.js';
 import { toCallResult } from './result.js';
-import type { ToolDefinition } from './tool.js';
+import { argsFirst, type ToolDefinition } from './tool.js';
 import { ALL_TOOLS } from './tools/index.js';
 
 export const TOOL_PREFIX = 'svc_';
@@ -58,7 +58,7 @@ export function buildMcpServer(options: McpServerOptions): McpServer {
   const { services, actor } = options;
   for (const tool of offeredTools(options)) {
     const multiWorkspace = tool.scope === 'workspace' && !options.fixedWorkspace;
-    const inputSchema = multiWorkspace ? { workspace: workspaceArg, ...tool.input } : tool.input;
+    const inputSchema = multiWorkspace ? argsFirst({ workspace: workspaceArg }, tool.input) : tool.input;
     server.registerTool(
       TOOL_PREFIX + tool.name,
       { title: tool.title, description: tool.description, inputSchema, outputSchema: anyObject },

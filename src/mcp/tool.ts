@@ -13,42 +13,45 @@ export interface ToolContext {
   publicUrl: string;
 }
 
-type Shape = Record<string, z.ZodType>;
-
 /**
  * One MCP tool. `name` is without the `svc_` prefix. A workspace tool gets a
  * `workspace` argument added when the server serves many workspaces.
  */
-export interface ToolDefinition<S extends Shape = Shape> {
+export interface ToolDefinition<I extends z.ZodObject = z.ZodObject> {
   name: string;
   title: string;
   /** Written for a model: what it does, when to use it, what it returns. */
   description: string;
-  input: S;
+  /**
+   * The arguments, built from the schemas the services export (their `.describe()` texts
+   * are what a model reads); only what differs from the HTTP input on purpose is declared
+   * here. The SDK validates a call against it, so `run` gets parsed arguments.
+   */
+  input: I;
   /** Whether the tool acts inside one workspace. */
   scope: 'workspace' | 'global';
   /** The kind of operation, for rate limiting (reads and writes have their own buckets). */
   op: Operation;
   /** Offered only when the server runs a sync engine (a server URL is configured). */
   needsSync?: boolean;
-  run(ctx: ToolContext, args: z.infer<z.ZodObject<S>>): Promise<unknown>;
+  run(ctx: ToolContext, args: z.output<I>): Promise<unknown>;
 }
 
-/** Declares a tool with its argument types inferred from its input shape. */
-export function defineTool<S extends Shape>(tool: ToolDefinition<S>): ToolDefinition {
+/** Declares a tool with its argument types inferred from its input schema. */
+export function defineTool<I extends z.ZodObject>(tool: ToolDefinition<I>): ToolDefinition {
   return tool as unknown as ToolDefinition;
 }
 
-/** The `limit` and `cursor` arguments of a list tool (SPEC.md 4.9's pagination). */
-export function pageArgs(what: string, defaultLimit: number) {
-  return {
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(100)
-      .optional()
-      .describe(`Most ${what} to return (default ${defaultLimit}).`),
-    cursor: z.string().optional().describe('next_cursor from a previous call, for the next page.'),
-  };
+/** The input of a tool that takes no arguments (besides `workspace`). */
+export const noArgs = z.object({});
+
+/**
+ * `input` with the arguments of `first` listed before its own. Its checks across fields
+ * (such as "give one of the two") are kept, which spreading `input.shape` would lose.
+ */
+export function argsFirst<F extends z.ZodRawShape, S extends z.ZodRawShape>(first: F, input: z.ZodObject<S>) {
+  const merged = z.object(first).extend(input.shape) as z.ZodObject<z.core.util.Extend<F, S>>;
+  // The checks were written for `input`'s fields, which the merged object all has.
+  const checks = (input._zod.def.checks ?? []) as z.core.$ZodCheck<z.output<typeof merged>>[];
+  return merged.check(...checks);
 }

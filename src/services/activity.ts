@@ -83,14 +83,30 @@ export async function recordMany(trx: Kysely<Database>, entries: readonly Activi
 
 const ULID_RE = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
-const pageSize = z.coerce.number().int('limit must be a whole number').min(1).max(100).default(20);
-const cursor = z.string().regex(ULID_RE, 'cursor is not one this API gave out').optional();
+const pageSize = z.coerce
+  .number()
+  .int('limit must be a whole number')
+  .min(1)
+  .max(100)
+  .default(20)
+  .describe('Most entries to return (default 20).');
+const cursor = z
+  .string()
+  .regex(ULID_RE, 'cursor is not one this API gave out')
+  .optional()
+  .describe('next_cursor from a previous call, for the next page.');
 
 export const listActivityInput = z.object({
   limit: pageSize,
   cursor,
   /** One action or several, comma-separated. */
-  action: z.string().trim().min(1).max(500).optional(),
+  action: z
+    .string()
+    .trim()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe('Only this action, or several comma-separated.'),
 });
 
 export const pageActivityInput = z.object({

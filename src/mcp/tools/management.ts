@@ -1,8 +1,6 @@
-import { z } from 'zod';
-import { WRITING_ACTIONS } from '../../ai/prompts.js';
-import { parseInput } from '../../domain/validate.js';
+import { WRITING_ACTIONS, writingAssistInput } from '../../ai/prompts.js';
 import { createWorkspaceInput } from '../../services/workspaces/index.js';
-import { defineTool } from '../tool.js';
+import { defineTool, noArgs } from '../tool.js';
 
 /** Workspace management and writing assistance. */
 export const managementTools = [
@@ -12,18 +10,11 @@ export const managementTools = [
     description:
       'Creates a new documentation workspace in your organization (Super Admin only). `slug` is its URL name: ' +
       'lowercase letters, digits and dashes. Returns the workspace.',
-    input: {
-      name: z.string().min(1).describe('Display name, e.g. "Platform docs".'),
-      slug: z.string().min(1).describe('URL name, e.g. "platform-docs".'),
-      git_remote: z
-        .string()
-        .optional()
-        .describe('A git remote to sync with, e.g. "https://git.example.com/docs.git".'),
-      git_branch: z.string().optional().describe('The branch to sync (default "main").'),
-    },
+    // The organization is the API key's: `org` is for the HTTP route's platform owners.
+    input: createWorkspaceInput.omit({ org: true }),
     scope: 'global',
     op: 'write',
-    run: (ctx, args) => ctx.services.workspaces.create(ctx.actor, parseInput(createWorkspaceInput, args)),
+    run: (ctx, args) => ctx.services.workspaces.create(ctx.actor, args),
   }),
   defineTool({
     name: 'get_workspace',
@@ -31,7 +22,7 @@ export const managementTools = [
     description:
       'Details of the workspace: id, name, slug, your role, git remote and branch, sync status and whether its ' +
       'site is public. Returns the workspace.',
-    input: {},
+    input: noArgs,
     scope: 'workspace',
     op: 'read',
     run: (ctx) => ctx.services.workspaces.get(ctx.actor, ctx.workspace),
@@ -43,11 +34,7 @@ export const managementTools = [
       `Rewrites Markdown with the configured AI provider: action is one of ${WRITING_ACTIONS.join(', ')}; ` +
       '`translate` needs `language`. Markdown structure, code blocks, links and frontmatter are kept. Fails ' +
       'with AI_DISABLED when no provider is configured. Returns { action, result }.',
-    input: {
-      action: z.string().describe(`One of ${WRITING_ACTIONS.join(', ')}.`),
-      content: z.string().min(1).describe('The Markdown to work on.'),
-      language: z.string().optional().describe('Target language for translate, e.g. "German".'),
-    },
+    input: writingAssistInput,
     scope: 'workspace',
     op: 'write',
     run: (ctx, args) => ctx.services.ai.writingAssist(ctx.actor, { ...args, workspace_id: ctx.workspace }),

@@ -1,11 +1,7 @@
 import { z } from 'zod';
-import { parseInput } from '../../domain/validate.js';
 import { resolveConflictInput } from '../../services/sync/index.js';
-import { createVersionInput, listVersionsInput } from '../../services/publishing/index.js';
-import { defineTool, pageArgs } from '../tool.js';
-
-/** The quality issues a reader meets as a link that goes nowhere (or nowhere certain). */
-const BROKEN_LINK_ISSUES = new Set(['dead_link', 'ambiguous_link', 'missing_anchor']);
+import { brokenLinksOf, createVersionInput, listVersionsInput } from '../../services/publishing/index.js';
+import { argsFirst, defineTool, noArgs } from '../tool.js';
 
 /** Quality, publishing, versions, export and sync: the services behind the same HTTP routes. */
 export const publishingTools = [
@@ -16,23 +12,10 @@ export const publishingTools = [
       'Checks every internal link of the workspace: [[wikilinks]] and relative Markdown links whose page does not ' +
       'exist, [[wikilinks]] whose name or title several pages share, and #anchors missing on their target page. Needs the admin role. Returns { broken: [{ path, ' +
       'target, type, message }], count }.',
-    input: {},
+    input: noArgs,
     scope: 'workspace',
     op: 'read',
-    async run(ctx) {
-      const report = await ctx.services.quality.report(ctx.actor, ctx.workspace);
-      const broken = report.pages.flatMap((page) =>
-        page.issues
-          .filter((issue) => BROKEN_LINK_ISSUES.has(issue.type))
-          .map((issue) => ({
-            path: page.path,
-            target: issue.target ?? null,
-            type: issue.type,
-            message: issue.message,
-          })),
-      );
-      return { broken, count: broken.length };
-    },
+    run: async (ctx) => brokenLinksOf(await ctx.services.quality.report(ctx.actor, ctx.workspace)),
   }),
   defineTool({
     name: 'quality_scan',
@@ -41,7 +24,7 @@ export const publishingTools = [
       'Scores the workspace 0–100 and lists per page: readability (Flesch), dead links, missing anchors, missing ' +
       'title or description, empty or very short pages, images without alt text and orphan pages. Needs the ' +
       'admin role. Returns { score, page_count, average_readability, issue_counts, pages }.',
-    input: {},
+    input: noArgs,
     scope: 'workspace',
     op: 'read',
     run: (ctx) => ctx.services.quality.report(ctx.actor, ctx.workspace),
@@ -52,7 +35,7 @@ export const publishingTools = [
     description:
       'Publishes every draft page of the workspace and makes its site public at /p/<workspace>/. Needs the admin ' +
       'role. Returns how many pages were published.',
-    input: {},
+    input: noArgs,
     scope: 'workspace',
     op: 'write',
     run: (ctx) => ctx.services.publishing.publishWorkspace(ctx.actor, ctx.workspace),
@@ -63,13 +46,10 @@ export const publishingTools = [
     description:
       'The named versions of the documentation (e.g. v1, v2) with which one is the default. Returns { data, ' +
       'next_cursor }, each { slug, name, is_default, page_count, created_at }.',
-    input: {
-      ...pageArgs('versions', 20),
-    },
+    input: listVersionsInput,
     scope: 'workspace',
     op: 'read',
-    run: (ctx, args) =>
-      ctx.services.versions.list(ctx.actor, ctx.workspace, parseInput(listVersionsInput, args)),
+    run: (ctx, args) => ctx.services.versions.list(ctx.actor, ctx.workspace, args),
   }),
   defineTool({
     name: 'create_version',
@@ -77,36 +57,29 @@ export const publishingTools = [
     description:
       'Freezes the currently published pages as a named version (a git tag), served at /p/<workspace>/v/<slug>/ ' +
       'and unchanged by later edits. Needs the admin role. Returns the version.',
-    input: {
-      slug: z.string().min(1).describe('URL name of the version, e.g. "v1" or "2025.1".'),
-      name: z.string().min(1).describe('Display name, e.g. "Version 1".'),
-    },
+    input: createVersionInput,
     scope: 'workspace',
     op: 'write',
-    run: (ctx, args) =>
-      ctx.services.versions.create(ctx.actor, ctx.workspace, parseInput(createVersionInput, args)),
+    run: (ctx, args) => ctx.services.versions.create(ctx.actor, ctx.workspace, args),
   }),
   defineTool({
     name: 'export',
     title: 'Export the site as static HTML',
     description:
-      'Builds the static HTML export of the published pages (a ZIP that works offline) and tells where to ' +
-      'download it, with its size and page count. Returns { download_url, method, filename, size_bytes, page_count }.',
-    input: {},
+      'Tells where to download the static HTML export of the published pages (a ZIP that works offline) and ' +
+      'what it holds: page_count pages, and size_bytes, the total size of its files before compression (the ' +
+      'ZIP itself is smaller). Returns { download_url, method, filename, size_bytes, page_count }.',
+    input: noArgs,
     scope: 'workspace',
     op: 'read',
     async run(ctx) {
-      const workspace = await ctx.services.workspaces.get(ctx.actor, ctx.workspace);
-      const { filename, stream } = await ctx.services.exports.exportSite(ctx.actor, workspace.id);
-      let size = 0;
-      for await (const chunk of stream) size += (chunk as Buffer).length;
-      const { pages } = await ctx.services.discovery.manifest(ctx.actor, workspace.id);
+      const summary = await ctx.services.exports.summary(ctx.actor, ctx.workspace);
       return {
-        download_url: `${ctx.publicUrl}/api/v1/workspaces/${workspace.id}/export`,
+        download_url: `${ctx.publicUrl}/api/v1/workspaces/${summary.workspace_id}/export`,
         method: 'GET with Authorization: Bearer <your API key>',
-        filename,
-        size_bytes: size,
-        page_count: pages.filter((page) => page.status === 'published').length,
+        filename: summary.filename,
+        size_bytes: summary.size_bytes,
+        page_count: summary.page_count,
       };
     },
   }),
@@ -117,23 +90,12 @@ export const publishingTools = [
       'Resolves a conflict between the web copy and the git remote (list them with the conflicts of ' +
       'GET /api/v1/workspaces/<id>/conflicts): keep `ours` (the web version), `theirs` (the remote version), or ' +
       'give the merged `content`. Commits and pushes as you. Needs the editor role. Returns { message, page_id }.',
-    input: {
-      conflict_id: z.string().min(1).describe('The conflict id.'),
-      resolution: z.enum(['ours', 'theirs']).optional().describe('Keep one side whole.'),
-      content: z
-        .string()
-        .optional()
-        .describe('The merged page text (frontmatter and body), instead of a side.'),
-    },
+    // The conflict is in the HTTP route's URL; the check that one of the two is given stays.
+    input: argsFirst({ conflict_id: z.string().min(1).describe('The conflict id.') }, resolveConflictInput),
     scope: 'workspace',
     op: 'write',
     needsSync: true,
-    run: (ctx, args) =>
-      ctx.services.gitSync.resolveConflict(
-        ctx.actor,
-        ctx.workspace,
-        args.conflict_id,
-        parseInput(resolveConflictInput, { resolution: args.resolution, content: args.content }),
-      ),
+    run: (ctx, { conflict_id, ...input }) =>
+      ctx.services.gitSync.resolveConflict(ctx.actor, ctx.workspace, conflict_id, input),
   }),
 ];

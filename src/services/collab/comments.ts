@@ -16,20 +16,30 @@ import { effectiveRole } from './members.js';
 const body = z
   .string({ error: 'body is required' })
   .max(20_000, 'body must be at most 20000 characters')
-  .refine((b) => b.trim().length > 0, 'body must not be empty');
+  .refine((b) => b.trim().length > 0, 'body must not be empty')
+  .describe('The comment text in Markdown.');
 
 export const createCommentInput = z.object({
-  page: z.string({ error: 'page is required' }).min(1, 'page is required').max(1100),
+  page: z
+    .string({ error: 'page is required' })
+    .min(1, 'page is required')
+    .max(1100)
+    .describe('The page path the comment is about.'),
   body,
-  parent_id: z.string().max(40).nullable().optional(),
+  parent_id: z.string().max(40).nullable().optional().describe('The id of the comment this replies to.'),
 });
 
 export const updateCommentInput = z.object({ body });
 
 export const listCommentsInput = z.object({
-  page: z.string().min(1).max(1100).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  cursor: z.string().max(40).optional(),
+  page: z
+    .string()
+    .min(1)
+    .max(1100)
+    .optional()
+    .describe('Only comments on this page path, e.g. "guides/setup.md".'),
+  limit: z.coerce.number().int().min(1).max(100).default(50).describe('Most threads to return (default 50).'),
+  cursor: z.string().max(40).optional().describe('next_cursor from a previous call, for the next page.'),
 });
 
 export interface UserRef {

@@ -5,7 +5,17 @@
  */
 export { createPageDiscovery } from './discovery.js';
 export { createMoveRecovery } from './move-recovery.js';
-export { createPageInput, createPages, movePageAliasInput, movePageInput, updatePageInput } from './pages.js';
+export {
+  type CreatePageInput,
+  createPageFields,
+  createPageInput,
+  movePageAliasInput,
+  movePageInput,
+  type UpdatePageInput,
+  updatePageFields,
+  updatePageInput,
+} from './page-inputs.js';
+export { createPages } from './pages.js';
 export { createRebuilder } from './rebuild.js';
 export { createReconciler } from './reconcile.js';
 export { createSearchService, searchInput } from './search.js';

@@ -1,12 +1,10 @@
 import { ulid } from 'ulid';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Actor } from '../../domain/actor.js';
 import {
   canonicalFrontmatter,
   contentHash,
   frontmatterHash,
-  MAX_FRONTMATTER_DEPTH,
-  nestsDeeperThan,
   parsePageFile,
 } from '../../domain/frontmatter.js';
 import { patchFrontmatterText } from '../../domain/frontmatter-patch.js';
@@ -26,80 +24,25 @@ import {
 } from './page-object.js';
 import { movePage } from './moves.js';
 import { pageTree, reorderPages } from './tree.js';
+import { upsertPage } from './upsert.js';
+import {
+  type CreatePageInput,
+  type createPageInput,
+  type FrontmatterPatch,
+  type updatePageInput,
+} from './page-inputs.js';
 
 export type { PagesDeps } from './context.js';
-
-const tags = z.array(z.string().trim().min(1, 'Tags must not be empty').max(100)).max(100);
-
-/**
- * The Markdown body of a write: `body`, or `content` as a page read answers it, so a client
- * may send back what it read. Giving both with different text is refused.
- */
-const markdownBody = {
-  body: z.string().optional(),
-  content: z.string().optional(),
-};
-
-function bodyFromAlias<T extends { body?: string | undefined; content?: string | undefined }>(
-  input: T,
-  ctx: z.RefinementCtx,
-): Omit<T, 'content'> {
-  const { content, ...rest } = input;
-  if (content !== undefined && rest.body !== undefined && content !== rest.body) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['content'],
-      message: 'Send the body as body or content, not both',
-    });
-    return z.NEVER;
-  }
-  return { ...rest, body: rest.body ?? content };
-}
-
-// Strict: a misspelt field is refused by name instead of being silently dropped.
-export const createPageInput = z
-  .strictObject({
-    title: z.string({ error: 'Title is required' }).trim().min(1, 'Title is required').max(500),
-    ...markdownBody,
-    description: z.string().max(5000).optional(),
-    publish: z.boolean().optional(),
-    tags: tags.optional(),
-  })
-  .transform(bodyFromAlias);
-
-/**
- * The frontmatter keys Folio understands are checked; any other key is kept
- * as given. `null` removes a key (never `title`). `id` is Folio's own: it may
- * be repeated but not changed.
- */
-const frontmatterPatch = z
-  .object({
-    id: z.string().optional(),
-    title: z.string().trim().min(1, 'Title must not be empty').max(500).optional(),
-    description: z.string().max(5000).nullable().optional(),
-    tags: tags.nullable().optional(),
-    status: z.enum(['draft', 'published']).nullable().optional(),
-    order: z.number().int().min(-2_147_483_647).max(2_147_483_647).nullable().optional(),
-  })
-  .catchall(z.unknown())
-  .refine((fm) => !nestsDeeperThan(fm, MAX_FRONTMATTER_DEPTH), {
-    message: `Frontmatter must not nest more than ${MAX_FRONTMATTER_DEPTH} levels deep`,
-  });
-
-export const updatePageInput = z
-  .strictObject({
-    ...markdownBody,
-    lastKnownHash: z.string().min(1).max(200).optional(),
-    frontmatter: frontmatterPatch.optional(),
-  })
-  .transform(bodyFromAlias);
-
-export const movePageInput = z.object({ new_path: z.string({ error: 'new_path is required' }).min(1) });
-
-export const movePageAliasInput = z.object({
-  path: z.string({ error: 'path is required' }).min(1),
-  new_path: z.string({ error: 'new_path is required' }).min(1),
-});
+export {
+  type CreatePageInput,
+  createPageFields,
+  createPageInput,
+  movePageAliasInput,
+  movePageInput,
+  type UpdatePageInput,
+  updatePageFields,
+  updatePageInput,
+} from './page-inputs.js';
 
 /**
  * Pages: files in the workspace tree are the truth, the `pages` rows their
@@ -162,7 +105,7 @@ export function createPages(deps: PagesDeps) {
     return row;
   }
 
-  return {
+  const pages = {
     /** SPEC.md 4.2 GET: the page at `path`; a restricted page only for admins. */
     async read(actor: Actor, workspace: string, path: string): Promise<PageObject> {
       const loc = await ctx.locate(actor, workspace, path, CAN.read);
@@ -331,6 +274,12 @@ export function createPages(deps: PagesDeps) {
     reorder: (actor: Actor, workspace: string, input: Parameters<typeof reorderPages>[3]) =>
       reorderPages(ctx, actor, workspace, input),
   };
+  return {
+    ...pages,
+    /** Creates the page or replaces the one at `path`; see upsert.ts. */
+    upsert: (actor: Actor, workspace: string, path: string, input: CreatePageInput) =>
+      upsertPage(pages, actor, workspace, path, input),
+  };
 }
 
 export type PagesService = ReturnType<typeof createPages>;
@@ -370,7 +319,7 @@ function lastGood(row: PageRow): Record<string, unknown> {
 function mergeFrontmatter(
   row: PageRow | undefined,
   base: Record<string, unknown>,
-  patch: z.infer<typeof frontmatterPatch> | undefined,
+  patch: FrontmatterPatch | undefined,
 ): Record<string, unknown> {
   const merged: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(patch ?? {})) {

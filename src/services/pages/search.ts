@@ -14,13 +14,15 @@ export const searchInput = z.object({
     .string({ error: 'q is required' })
     .trim()
     .min(1, 'q is required')
-    .max(500, 'q must be at most 500 characters'),
+    .max(500, 'q must be at most 500 characters')
+    .describe('Words to search for, e.g. "install docker".'),
   limit: z.coerce
     .number({ error: 'limit must be a number' })
     .int('limit must be a whole number')
     .min(1, 'limit must be at least 1')
     .max(SEARCH_MAX_LIMIT, `limit must be at most ${SEARCH_MAX_LIMIT}`)
-    .default(SEARCH_DEFAULT_LIMIT),
+    .default(SEARCH_DEFAULT_LIMIT)
+    .describe(`Most results to return (default ${SEARCH_DEFAULT_LIMIT}).`),
 });
 
 export type SearchInput = z.output<typeof searchInput>;

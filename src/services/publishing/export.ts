@@ -40,6 +40,21 @@ export function exportLinker(fromFile: string): Linker {
   };
 }
 
+/** One file of the export: its bytes, or an upload copied in while the ZIP is written. */
+type ExportFile =
+  { name: string; data: Buffer; mtime?: string } | { name: string; upload: string; size: number };
+
+/** What an export holds, before any of it is compressed. */
+export interface ExportSummary {
+  workspace_id: string;
+  /** The ZIP's file name, as Content-Disposition gives it. */
+  filename: string;
+  /** The published pages in it, one HTML file each. */
+  page_count: number;
+  /** Every file in it (pages, folder indexes, the theme's CSS, uploads) uncompressed; the ZIP is smaller. */
+  size_bytes: number;
+}
+
 /**
  * The static export (SPEC.md 4.5): every published page as a standalone HTML file at its
  * path, an `index.html` for every folder (a generated list where there is no index page),
@@ -54,6 +69,62 @@ export function createExport(deps: { access: AccessService; context: SiteContext
     basePath: encodePath(relativeHref(file, 'index.html')),
   });
 
+  /**
+   * Every file of the export, rendered, and where uploads come from. Everything is read
+   * here, before the first byte is sent, so a failure is still an error response.
+   */
+  async function collect(actor: Actor, workspaceId: string, input: unknown) {
+    const { version: wanted } = parseInput(exportInput, input ?? {});
+    const { workspace } = await deps.access.require(actor, workspaceId, CAN.read);
+    const state = await deps.context.load(workspace.slug);
+    if (!state) throw notFound('Workspace');
+    const version =
+      wanted === undefined
+        ? state.defaultVersion
+        : wanted === LIVE_VERSION_SLUG
+          ? null
+          : (state.versions.find((v) => v.slug === wanted) ?? null);
+    if (wanted !== undefined && wanted !== LIVE_VERSION_SLUG && !version) throw notFound('Version');
+    const source = version ? await deps.context.version(state, version) : state.live;
+    const { settings } = state;
+    const base = {
+      siteTitle: settings.site_title,
+      ...(settings.site_description ? { siteDescription: settings.site_description } : {}),
+      theme: settings.theme,
+    };
+
+    const files: ExportFile[] = [];
+    const add = (name: string, html: string, mtime?: string) =>
+      files.push({ name, data: Buffer.from(html, 'utf8'), ...(mtime ? { mtime } : {}) });
+    const bodies = await source.bodies();
+    for (const { page, body } of bodies) {
+      const file = exportFileOf(page.path);
+      add(
+        file,
+        await deps.renderer.pageDocument(source, page, body, exportLinker(file), chrome(file, base)),
+        page.updatedAt,
+      );
+    }
+    const generated = (folder: SiteFolder) => {
+      if (!folder.index) {
+        const file = folderFileOf(folder.path);
+        add(file, deps.renderer.folderDocument(source, folder, exportLinker(file), chrome(file, base)));
+      }
+      for (const entry of folder.entries) if (entry.kind === 'folder') generated(entry.folder);
+    };
+    generated(source.map.root);
+    add(EXPORT_CSS, themeCss(settings.theme));
+    for (const name of [...(await source.referencedUploads())].sort()) {
+      const upload = await source.openUpload(name);
+      if (!upload) continue;
+      upload.stream.destroy();
+      files.push({ name: `uploads/${name}`, upload: name, size: upload.size });
+    }
+
+    const name = version ? `${workspace.slug}-${version.slug}` : workspace.slug;
+    return { workspace, source, files, pageCount: bodies.length, filename: `${name}-site.zip` };
+  }
+
   return {
     /**
      * Readers of the workspace: the ZIP as a stream, with a file name for Content-Disposition.
@@ -66,69 +137,40 @@ export function createExport(deps: { access: AccessService; context: SiteContext
       workspaceId: string,
       input: unknown = {},
     ): Promise<{ filename: string; stream: Readable }> {
-      const { version: wanted } = parseInput(exportInput, input ?? {});
-      const { workspace } = await deps.access.require(actor, workspaceId, CAN.read);
-      const state = await deps.context.load(workspace.slug);
-      if (!state) throw notFound('Workspace');
-      const version =
-        wanted === undefined
-          ? state.defaultVersion
-          : wanted === LIVE_VERSION_SLUG
-            ? null
-            : (state.versions.find((v) => v.slug === wanted) ?? null);
-      if (wanted !== undefined && wanted !== LIVE_VERSION_SLUG && !version) throw notFound('Version');
-      const source = version ? await deps.context.version(state, version) : state.live;
-      const { settings } = state;
-      const base = {
-        siteTitle: settings.site_title,
-        ...(settings.site_description ? { siteDescription: settings.site_description } : {}),
-        theme: settings.theme,
-      };
-
-      // Everything is read before the first byte is sent, so a failure is still an error response.
-      const bodies = await source.bodies();
-      const uploads: string[] = [];
-      for (const name of [...(await source.referencedUploads())].sort()) {
-        const upload = await source.openUpload(name);
-        if (!upload) continue;
-        upload.stream.destroy();
-        uploads.push(name);
-      }
-
+      const { source, files, filename } = await collect(actor, workspaceId, input);
       const zip = new ZipFile();
-      const add = (file: string, html: string, mtime?: string) =>
-        zip.addBuffer(Buffer.from(html, 'utf8'), file, mtime ? { mtime: new Date(mtime) } : {});
-      for (const { page, body } of bodies) {
-        const file = exportFileOf(page.path);
-        add(
-          file,
-          await deps.renderer.pageDocument(source, page, body, exportLinker(file), chrome(file, base)),
-          page.updatedAt,
-        );
-      }
-      const generated = (folder: SiteFolder) => {
-        if (!folder.index) {
-          const file = folderFileOf(folder.path);
-          add(file, deps.renderer.folderDocument(source, folder, exportLinker(file), chrome(file, base)));
+      for (const file of files) {
+        if ('data' in file) {
+          zip.addBuffer(file.data, file.name, file.mtime ? { mtime: new Date(file.mtime) } : {});
+          continue;
         }
-        for (const entry of folder.entries) if (entry.kind === 'folder') generated(entry.folder);
-      };
-      generated(source.map.root);
-      zip.addBuffer(Buffer.from(themeCss(settings.theme), 'utf8'), EXPORT_CSS);
-      for (const name of uploads) {
-        zip.addReadStreamLazy(`uploads/${name}`, (done) => {
-          source.openUpload(name).then(
+        zip.addReadStreamLazy(file.name, (done) => {
+          source.openUpload(file.upload).then(
             (upload) =>
               upload
                 ? done(null, upload.stream)
-                : done(new Error(`upload ${name} disappeared`), undefined as never),
+                : done(new Error(`upload ${file.upload} disappeared`), undefined as never),
             (err: unknown) => done(err, undefined as never),
           );
         });
       }
       zip.end();
-      const name = version ? `${workspace.slug}-${version.slug}` : workspace.slug;
-      return { filename: `${name}-site.zip`, stream: zip.outputStream as Readable };
+      return { filename, stream: zip.outputStream as Readable };
+    },
+
+    /**
+     * What `exportSite` with the same arguments would put in the ZIP, counted without
+     * building it: the same pages and files, and their size before compression.
+     */
+    async summary(actor: Actor, workspaceId: string, input: unknown = {}): Promise<ExportSummary> {
+      const { workspace, files, pageCount, filename } = await collect(actor, workspaceId, input);
+      const sizes = files.map((file) => ('data' in file ? file.data.length : file.size));
+      return {
+        workspace_id: workspace.id,
+        filename,
+        page_count: pageCount,
+        size_bytes: sizes.reduce((total, size) => total + size, 0),
+      };
     },
   };
 }

@@ -101,4 +101,5 @@ export type SiteServices = ReturnType<typeof createSiteServices>;
 export { analyticsRangeInput, CONSENT_COOKIE, consentInput, type VisitorSignals } from './analytics.js';
 export { allowedDomainInput, customDomainInput, type TxtResolver } from './custom-domains.js';
 export type { CacheMode, SiteResponse } from './site/site.js';
+export { brokenLinksOf } from './quality.js';
 export { createVersionInput, listVersionsInput } from './versions.js';

@@ -26,6 +26,32 @@ export interface QualityReport {
   }>;
 }
 
+/** The quality issues a reader meets as a link that goes nowhere (or nowhere certain). */
+const BROKEN_LINK_ISSUES = new Set<QualityIssueType>(['dead_link', 'ambiguous_link', 'missing_anchor']);
+
+/** A link of a page that goes nowhere certain, as the MCP `validate_links` lists it. */
+export interface BrokenLink {
+  path: string;
+  target: string | null;
+  type: QualityIssueType;
+  message: string;
+}
+
+/** The report's broken links, page by page: dead and ambiguous links, and missing anchors. */
+export function brokenLinksOf(report: QualityReport): { broken: BrokenLink[]; count: number } {
+  const broken = report.pages.flatMap((page) =>
+    page.issues
+      .filter((issue) => BROKEN_LINK_ISSUES.has(issue.type))
+      .map((issue) => ({
+        path: page.path,
+        target: issue.target ?? null,
+        type: issue.type,
+        message: issue.message,
+      })),
+  );
+  return { broken, count: broken.length };
+}
+
 /** Reads at most this many page files at once. */
 const READ_CONCURRENCY = 16;
 

@@ -43,13 +43,28 @@ export const versionSlug = z
   );
 
 export const createVersionInput = z.object({
-  slug: versionSlug,
-  name: z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(200),
+  slug: versionSlug.describe('URL name of the version, e.g. "v1" or "2025.1".'),
+  name: z
+    .string({ error: 'name is required' })
+    .trim()
+    .min(1, 'name is required')
+    .max(200)
+    .describe('Display name, e.g. "Version 1".'),
 });
 
 export const listVersionsInput = z.object({
-  limit: z.coerce.number().int('limit must be a whole number').min(1).max(100).default(20),
-  cursor: z.string().regex(ULID_RE, 'cursor is not one this API gave out').optional(),
+  limit: z.coerce
+    .number()
+    .int('limit must be a whole number')
+    .min(1)
+    .max(100)
+    .default(20)
+    .describe('Most versions to return (default 20).'),
+  cursor: z
+    .string()
+    .regex(ULID_RE, 'cursor is not one this API gave out')
+    .optional()
+    .describe('next_cursor from a previous call, for the next page.'),
 });
 
 /** CONTRACT.md part 3's doc version record. */

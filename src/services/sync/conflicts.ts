@@ -41,11 +41,12 @@ export const conflictDownloadParams = z.object({
 /** Resolve body: keep one side, or give the merged text (a whole file; frontmatter optional). */
 export const resolveConflictInput = z
   .object({
-    resolution: conflictVersion.optional(),
+    resolution: conflictVersion.optional().describe('Keep one side whole.'),
     content: z
       .string()
       .max(10 * 1024 * 1024)
-      .optional(),
+      .optional()
+      .describe('The merged page text (frontmatter and body), instead of a side.'),
   })
   .refine((v) => (v.resolution === undefined) !== (v.content === undefined), {
     message: 'Send either resolution ("ours" or "theirs") or content, not both',

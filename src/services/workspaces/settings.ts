@@ -23,7 +23,9 @@ export interface WorkspaceSettings {
 export const updateSettingsInput = z
   .object({
     public_site: z.boolean(),
-    theme: z.enum(THEME_NAMES, { error: `theme must be one of ${THEME_NAMES.join(', ')}` }),
+    theme: z
+      .enum(THEME_NAMES, { error: `theme must be one of ${THEME_NAMES.join(', ')}` })
+      .describe(`One of ${THEME_NAMES.join(', ')}.`),
     site_title: z.string().trim().max(200),
     site_description: z.string().trim().max(2000),
     frontmatter_mode: z.enum(['strict', 'lenient']),

@@ -36,17 +36,38 @@ import { adoptOrphanWorkspaces, uniqueWorkspaceSlug } from './records.js';
 const ULID_RE = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
 export const createWorkspaceInput = z.object({
-  name: z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(200),
-  slug: z.string({ error: 'Slug is required' }),
-  git_remote: z.string().trim().max(2048).nullable().optional(),
-  git_branch: z.string().trim().min(1).max(255).optional(),
+  name: z
+    .string({ error: 'Name is required' })
+    .trim()
+    .min(1, 'Name is required')
+    .max(200)
+    .describe('Display name, e.g. "Platform docs".'),
+  slug: z.string({ error: 'Slug is required' }).describe('URL name, e.g. "platform-docs".'),
+  git_remote: z
+    .string()
+    .trim()
+    .max(2048)
+    .nullable()
+    .optional()
+    .describe('A git remote to sync with, e.g. "https://git.example.com/docs.git".'),
+  git_branch: z.string().trim().min(1).max(255).optional().describe('The branch to sync (default "main").'),
   /** The owning organization's handle; the caller's own organization by default. */
   org: z.string().trim().min(1).max(100).optional(),
 });
 
 export const listWorkspacesInput = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  cursor: z.string().regex(ULID_RE, 'cursor is not one this API gave out').optional(),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(50)
+    .describe('Most workspaces to return (default 50).'),
+  cursor: z
+    .string()
+    .regex(ULID_RE, 'cursor is not one this API gave out')
+    .optional()
+    .describe('next_cursor from a previous call, for the next page.'),
 });
 
 /** CONTRACT.md part 3's workspace; the webhook fields only for admins. */
