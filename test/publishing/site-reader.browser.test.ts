@@ -5,43 +5,64 @@
  * light and dark go to test-artifacts/web. Runs when /usr/bin/chromium exists.
  */
 import path from 'node:path';
-import { beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
 import {
   ARTIFACTS,
+  CHROMIUM,
+  chromiumAvailable,
+  launchChromium,
   newTab,
   seriousA11yViolations,
-  describeInChromium,
-  useBrowserApp,
 } from '../helpers/browser.js';
+import type { TestServer } from '../helpers/server.js';
+import { registerUser } from '../helpers/users.js';
+import { createPage, createWorkspace } from '../helpers/workspace-access.js';
 import { setSettings, startPublishing } from './publishing-helpers.js';
 
-describeInChromium('site reading aids at 390 px', () => {
-  const app = useBrowserApp({ start: () => startPublishing(), workspace: 'aids' });
-  const url = () => `${app.server.url}/p/aids/guides/commands`;
+if (!chromiumAvailable) {
+  console.warn(
+    `\n[site-reader.browser] SKIPPED: ${CHROMIUM} not found. Install it with: apt-get install -y chromium\n`,
+  );
+}
+
+describe.skipIf(!chromiumAvailable)('site reading aids at 390 px', () => {
+  let server: TestServer;
+  let browser: Browser;
+  const url = () => `${server.url}/p/aids/guides/commands`;
 
   beforeAll(async () => {
-    await app.createPage('index.md', {
+    server = await startPublishing();
+    const owner = await registerUser(server);
+    const ws = await createWorkspace(server, owner, 'aids');
+    await createPage(server, owner, ws, 'index.md', {
       title: 'Aids',
       body: '# Aids\n\nHome.\n',
       publish: true,
     });
-    await app.createPage('guides/commands.md', {
+    await createPage(server, owner, ws, 'guides/commands.md', {
       title: 'Commands',
       body:
         '# Commands\n\nInstall it:\n\n```bash\nnpm install folio\nfolio serve --port 8080\n```\n\n' +
         'Workspace\n: A folder of pages.\n',
       publish: true,
     });
-    await app.createPage('guides/deployment.md', {
+    await createPage(server, owner, ws, 'guides/deployment.md', {
       title: 'Deployment',
       body: '# Deployment\n\nShip it.\n',
       publish: true,
     });
-    await setSettings(app.server, app.owner, app.ws, { public_site: true });
+    await setSettings(server, owner, ws, { public_site: true });
+    browser = await launchChromium();
   }, 60_000);
 
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
   it('opens the page list as a drawer from Menu; Escape closes it and returns focus', async () => {
-    const { context, page } = await newTab(app.browser, { width: 390, height: 844 });
+    const { context, page } = await newTab(browser, { width: 390, height: 844 });
     await page.goto(url());
     const nav = page.getByRole('navigation', { name: 'Pages', exact: true });
     const menu = page.getByRole('button', { name: 'Menu' });
@@ -77,8 +98,8 @@ describeInChromium('site reading aids at 390 px', () => {
   });
 
   it('copies a code block with its Copy button', async () => {
-    const { context, page } = await newTab(app.browser, { width: 390, height: 844 });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.server.url });
+    const { context, page } = await newTab(browser, { width: 390, height: 844 });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
     await page.goto(url());
     const block = page.locator('.code-block').first();
     await expect(block.locator('.code-label').textContent()).resolves.toBe('bash');
@@ -91,7 +112,7 @@ describeInChromium('site reading aids at 390 px', () => {
   });
 
   it('shows the label and no Copy button without JavaScript, and Menu stays a link', async () => {
-    const context = await app.browser.newContext({
+    const context = await browser.newContext({
       viewport: { width: 390, height: 844 },
       javaScriptEnabled: false,
     });
@@ -110,7 +131,7 @@ describeInChromium('site reading aids at 390 px', () => {
   it.each(['light', 'dark'] as const)(
     'meets WCAG AA and screenshots the page and the open drawer (%s)',
     async (colorScheme) => {
-      const { context, page } = await newTab(app.browser, { width: 390, height: 844, colorScheme });
+      const { context, page } = await newTab(browser, { width: 390, height: 844, colorScheme });
       await page.goto(url());
       await expect(seriousA11yViolations(page)).resolves.toEqual([]);
       await page.screenshot({ path: path.join(ARTIFACTS, `site-code-390-${colorScheme}.png`) });
