@@ -1,9 +1,23 @@
 import os from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * The suites of test/ that start no process and no listening server and finish in about a
+ * second; every other file of test/ is an integration suite (a real server, git, the CLI,
+ * the MCP Inspector, SSH, Chromium) and belongs to `slow`.
+ */
+const FAST_INTEGRATION = [
+  'test/store/**/*.test.ts',
+  'test/search/search-index.test.ts',
+  'test/foundation/install.test.ts',
+  'test/foundation/shared-state.test.ts',
+];
+
+/** Unit tests beside the code that spawn git (repositories, remotes, deploy keys). */
+const SLOW_UNITS = ['src/git/**/*.test.ts'];
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
@@ -12,5 +26,24 @@ export default defineConfig({
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
     minWorkers: 1,
     reporters: ['default'],
+    // `npm test` runs both; `npm run test:fast` (`vitest run --project fast`) only the first.
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'fast',
+          include: ['src/**/*.test.ts', ...FAST_INTEGRATION],
+          exclude: [...configDefaults.exclude, ...SLOW_UNITS],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'slow',
+          include: ['test/**/*.test.ts', ...SLOW_UNITS],
+          exclude: [...configDefaults.exclude, ...FAST_INTEGRATION],
+        },
+      },
+    ],
   },
 });

@@ -2,10 +2,15 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import pg from 'pg';
+import { afterEach, expect } from 'vitest';
 import type { Role } from '../../src/domain/policy.js';
 import type { DatabaseTarget } from '../helpers/databases.js';
+import { eventually } from '../helpers/eventually.js';
+import { createBareRepo, fileUrl, makeTempDir, removeTempDir } from '../helpers/git-fixtures.js';
 import { startServer, type StartOptions, type TestResponse, type TestServer } from '../helpers/server.js';
-import type { TestUser } from '../helpers/users.js';
+import { registerUser, type TestUser } from '../helpers/users.js';
+import { createPage } from '../helpers/workspace-access.js';
+import { fileAt } from '../sync/sync-helpers.js';
 
 /** A started server on one database target, restartable on the same DATA_DIR and database. */
 export interface ContentServer {
@@ -142,4 +147,58 @@ export function rawRequest(
   });
 }
 
-export { eventually } from '../helpers/eventually.js';
+export { eventually };
+
+/** A workspace made by `useFileRemotes`, its bare remote and its first page. */
+export interface RemoteWorkspace {
+  ws: { id: string; slug: string; webhook_secret: string };
+  bare: string;
+  page: { page_id: string; path: string };
+}
+
+/**
+ * For suites whose workspaces push to bare repositories over file://. `start()` runs Folio
+ * on `target` with file remotes allowed below a fresh temporary folder (periodic sync off)
+ * and registers an owner; `remoteWorkspace()` creates a workspace pushing to a new bare
+ * repository there, with one published page, and waits until the page is pushed. Both are
+ * removed after each test.
+ */
+export function useFileRemotes(target: DatabaseTarget, prefix: string) {
+  let ctx: ContentServer | undefined;
+  let tmp: string | undefined;
+  afterEach(async () => {
+    await ctx?.cleanup();
+    if (tmp) await removeTempDir(tmp);
+    ctx = undefined;
+    tmp = undefined;
+  });
+
+  return {
+    async start(): Promise<{ ctx: ContentServer; owner: TestUser; tmp: string }> {
+      tmp = await makeTempDir(`folio-${prefix}-`);
+      ctx = await startOn(target, {
+        env: { GIT_SYNC_INTERVAL: '0', GIT_ALLOW_FILE_REMOTES: 'true', GIT_FILE_REMOTE_ROOT: tmp },
+      });
+      return { ctx, owner: await registerUser(ctx.server), tmp };
+    },
+
+    async remoteWorkspace(
+      owner: TestUser,
+      input: { name: string; page: { path: string; title: string; body: string } },
+    ): Promise<RemoteWorkspace> {
+      if (!ctx || !tmp) throw new Error('call start() first');
+      const bare = await createBareRepo(tmp, 'docs');
+      const slug = `${prefix}-${Date.now() % 1e8}`;
+      const created = await ctx.server.request('POST', '/api/v1/workspaces', {
+        token: owner.token,
+        body: { name: input.name, slug, git_remote: fileUrl(bare), git_branch: 'main' },
+      });
+      expect(created.status).toBe(201);
+      const ws = created.body as RemoteWorkspace['ws'];
+      const { path: pagePath, ...page } = input.page;
+      const made = await createPage(ctx.server, owner, ws, pagePath, { ...page, publish: true });
+      await eventually(async () => fileAt(bare, pagePath));
+      return { ws, bare, page: made };
+    },
+  };
+}

@@ -1,54 +1,24 @@
 import path from 'node:path';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeEachDatabase, type DatabaseTarget } from '../helpers/databases.js';
-import {
-  cloneRepo,
-  commitRename,
-  createBareRepo,
-  fileUrl,
-  makeTempDir,
-  pushClone,
-  removeTempDir,
-} from '../helpers/git-fixtures.js';
-import { registerUser } from '../helpers/users.js';
-import { createPage } from '../helpers/workspace-access.js';
-import { fileAt } from '../sync/sync-helpers.js';
-import { type ContentServer, eventually, startOn } from './content-helpers.js';
+import { cloneRepo, commitRename, fileUrl, pushClone } from '../helpers/git-fixtures.js';
+import { useFileRemotes } from './content-helpers.js';
 
 describeEachDatabase('pages renamed in git ($name)', (target: DatabaseTarget) => {
-  let ctx: ContentServer;
-  let tmp: string | undefined;
-  afterEach(async () => {
-    await ctx?.cleanup();
-    if (tmp) await removeTempDir(tmp);
-    tmp = undefined;
-  });
+  const remotes = useFileRemotes(target, 'renamed');
 
   it('redirects the old published URL of a file renamed in git, as a move through Folio does', async () => {
-    tmp = await makeTempDir('folio-rename-');
-    ctx = await startOn(target, {
-      env: { GIT_SYNC_INTERVAL: '0', GIT_ALLOW_FILE_REMOTES: 'true', GIT_FILE_REMOTE_ROOT: tmp },
+    const { ctx, owner, tmp } = await remotes.start();
+    const { ws, bare, page } = await remotes.remoteWorkspace(owner, {
+      name: 'Renamed',
+      page: { path: 'guides/intro.md', title: 'Intro', body: 'Hello' },
     });
-    const owner = await registerUser(ctx.server);
-    const bare = await createBareRepo(tmp, 'docs');
-    const slug = `renamed-${Date.now() % 1e8}`;
-    const created = await ctx.server.request('POST', '/api/v1/workspaces', {
-      token: owner.token,
-      body: { name: 'Renamed', slug, git_remote: fileUrl(bare), git_branch: 'main' },
-    });
-    expect(created.status).toBe(201);
-    const ws = created.body as { id: string; slug: string };
+    const slug = ws.slug;
     const settings = await ctx.server.request('PUT', `/api/v1/workspaces/${ws.id}/admin/settings`, {
       token: owner.token,
       body: { public_site: true },
     });
     expect(settings.status).toBe(200);
-    const page = await createPage(ctx.server, owner, ws, 'guides/intro.md', {
-      title: 'Intro',
-      body: 'Hello',
-      publish: true,
-    });
-    await eventually(async () => fileAt(bare, 'guides/intro.md'));
 
     const clone = await cloneRepo(fileUrl(bare), path.join(tmp, 'clone'));
     await commitRename(clone, 'guides/intro.md', 'guides/introduction.md');

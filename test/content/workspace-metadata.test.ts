@@ -1,72 +1,28 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ulid } from 'ulid';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { workspaceMovesDir } from '../../src/content/move-journal.js';
 import { workspaceMetaDir, workspaceMetaFile } from '../../src/content/workspace-meta.js';
 import { runGit } from '../../src/git/git.js';
 import { runCli } from '../helpers/cli.js';
 import { describeEachDatabase, type DatabaseTarget } from '../helpers/databases.js';
-import {
-  alice,
-  cloneRepo,
-  createBareRepo,
-  fileUrl,
-  makeTempDir,
-  pushClone,
-  removeTempDir,
-} from '../helpers/git-fixtures.js';
+import { alice, cloneRepo, fileUrl, pushClone } from '../helpers/git-fixtures.js';
 import { registerUser, type TestUser } from '../helpers/users.js';
-import { createPage } from '../helpers/workspace-access.js';
 import { fileAt, logLines } from '../sync/sync-helpers.js';
-import {
-  type ContentServer,
-  eventually,
-  fileIn,
-  startOn,
-  starterWorkspace,
-  wipeDatabase,
-} from './content-helpers.js';
+import { eventually, fileIn, starterWorkspace, useFileRemotes, wipeDatabase } from './content-helpers.js';
 
 describeEachDatabase('workspace metadata stays out of git ($name)', (target: DatabaseTarget) => {
-  let ctx: ContentServer;
-  let tmp: string | undefined;
-  afterEach(async () => {
-    await ctx?.cleanup();
-    if (tmp) await removeTempDir(tmp);
-    tmp = undefined;
-  });
-
+  const remotes = useFileRemotes(target, 'meta');
   /** A workspace pushing to a fresh bare remote, with one published page (its site is private). */
-  async function remoteWorkspace(owner: TestUser) {
-    const bare = await createBareRepo(tmp!, 'docs');
-    const slug = `meta-${Date.now() % 1e8}`;
-    const created = await ctx.server.request('POST', '/api/v1/workspaces', {
-      token: owner.token,
-      body: { name: 'Meta', slug, git_remote: fileUrl(bare), git_branch: 'main' },
+  const remoteWorkspace = (owner: TestUser) =>
+    remotes.remoteWorkspace(owner, {
+      name: 'Meta',
+      page: { path: 'private.md', title: 'Private', body: 'members only' },
     });
-    expect(created.status).toBe(201);
-    const ws = created.body as { id: string; slug: string; webhook_secret: string };
-    await createPage(ctx.server, owner, ws, 'private.md', {
-      title: 'Private',
-      body: 'members only',
-      publish: true,
-    });
-    await eventually(async () => fileAt(bare, 'private.md'));
-    return { ws, bare };
-  }
-
-  /** Folio with file:// remotes allowed below this test's own temporary folder. */
-  const start = async () => {
-    tmp = await makeTempDir('folio-meta-');
-    return startOn(target, {
-      env: { GIT_SYNC_INTERVAL: '0', GIT_ALLOW_FILE_REMOTES: 'true', GIT_FILE_REMOTE_ROOT: tmp },
-    });
-  };
 
   it('keeps the metadata and its webhook secret outside the tree, the commits and the remote', async () => {
-    ctx = await start();
-    const owner = await registerUser(ctx.server);
+    const { ctx, owner } = await remotes.start();
     const { ws, bare } = await remoteWorkspace(owner);
 
     const metaFile = workspaceMetaFile(ctx.server.dataDir, ws.id);
@@ -86,8 +42,7 @@ describeEachDatabase('workspace metadata stays out of git ($name)', (target: Dat
   });
 
   it('ignores and purges a .folio folder pushed to the remote; a rebuild never reads it', async () => {
-    ctx = await start();
-    const owner = await registerUser(ctx.server);
+    const { ctx, owner, tmp } = await remotes.start();
     const { ws, bare } = await remoteWorkspace(owner);
     const page = await ctx.server.request('GET', `/api/v1/content/${ws.slug}/private.md`, {
       token: owner.token,
@@ -95,7 +50,7 @@ describeEachDatabase('workspace metadata stays out of git ($name)', (target: Dat
 
     // Someone with push access forges Folio's metadata (a public site, their slug, remote
     // and webhook secret) and a move record, in a commit to the remote.
-    const clone = await cloneRepo(fileUrl(bare), path.join(tmp!, 'clone'));
+    const clone = await cloneRepo(fileUrl(bare), path.join(tmp, 'clone'));
     const forged = {
       version: 1,
       id: ws.id,
@@ -172,8 +127,7 @@ describeEachDatabase('workspace metadata stays out of git ($name)', (target: Dat
   }, 120_000);
 
   it('moves the metadata and move journal of an older layout out of the tree at start', async () => {
-    ctx = await start();
-    const owner = await registerUser(ctx.server);
+    const { ctx, owner } = await remotes.start();
     const ws = await starterWorkspace(ctx.server, owner);
     const before = await ctx.server.request('GET', `/api/v1/content/${ws.slug}/index.md`, {
       token: owner.token,

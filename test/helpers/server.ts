@@ -30,6 +30,23 @@ export function tempDir(prefix = 'folio-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
+/**
+ * The environment every test instance starts from: silent logs, loopback, a free port and
+ * the cheapest Argon2 cost the config accepts (a registration then hashes in a millisecond).
+ */
+export function testEnv(dataDir: string): Record<string, string> {
+  return {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    TRUST_PROXY: 'true',
+    ARGON2_MEMORY: '1024',
+    ARGON2_TIME: '1',
+    ARGON2_THREADS: '1',
+  };
+}
+
 export interface StartOptions extends FolioOptions {
   env?: Record<string, string>;
   dataDir?: string;
@@ -40,17 +57,7 @@ export interface StartOptions extends FolioOptions {
 /** A real Folio on a free loopback port with a temporary DATA_DIR. */
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDir();
-  const config = configFrom({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    TRUST_PROXY: 'true',
-    ARGON2_MEMORY: '1024',
-    ARGON2_TIME: '1',
-    ARGON2_THREADS: '1',
-    ...options.env,
-  });
+  const config = configFrom({ ...testEnv(dataDir), ...options.env });
   const folio = await createFolio(config, options);
   await options.beforeListen?.(folio);
   const address = await folio.listen();

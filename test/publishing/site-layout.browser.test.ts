@@ -3,55 +3,31 @@
  * the page header (title, then description, then the contents box), the breadcrumb row
  * and the 404 page's sidebar. Runs when /usr/bin/chromium exists; says so when skipped.
  */
-import { existsSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import type { TestServer } from '../helpers/server.js';
-import { registerUser } from '../helpers/users.js';
-import { createPage, createWorkspace } from '../helpers/workspace-access.js';
+import { beforeAll, expect, it } from 'vitest';
+import { describeInChromium, useBrowserApp } from '../helpers/browser.js';
 import { setSettings, startPublishing } from './publishing-helpers.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-
-if (!available) {
-  console.warn(
-    `\n[site-layout.browser] SKIPPED: ${CHROMIUM} not found. Install it with: apt-get install -y chromium\n`,
-  );
-}
-
-describe.skipIf(!available).each([1280, 390])('site layout at %i px', (width) => {
-  let server: TestServer;
-  let browser: Browser;
+describeInChromium.each([1280, 390])('site layout at %i px', (width) => {
+  const app = useBrowserApp({ start: () => startPublishing(), workspace: 'layout' });
 
   beforeAll(async () => {
-    server = await startPublishing();
-    const owner = await registerUser(server);
-    const ws = await createWorkspace(server, owner, 'layout');
-    await createPage(server, owner, ws, 'index.md', {
+    await app.createPage('index.md', {
       title: 'Layout',
       body: '# Layout\n\nHome.',
       publish: true,
     });
-    await createPage(server, owner, ws, 'guides/deployment.md', {
+    await app.createPage('guides/deployment.md', {
       title: 'Deployment',
       description: 'Shipping to production',
       body: '# Deployment\n\n## Blue-green deploys\n\nSwap traffic.\n\n## Rollback\n\nSwap back.\n',
       publish: true,
     });
-    await setSettings(server, owner, ws, { public_site: true });
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: CHROMIUM });
+    await setSettings(app.server, app.owner, app.ws, { public_site: true });
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
   it('shows the title, then the description, then the contents; breadcrumbs on one line', async () => {
-    const page = await browser.newPage({ viewport: { width, height: 800 } });
-    await page.goto(`${server.url}/p/layout/guides/deployment`);
+    const page = await app.browser.newPage({ viewport: { width, height: 800 } });
+    await page.goto(`${app.server.url}/p/layout/guides/deployment`);
     const top = async (selector: string) => (await page.locator(selector).first().boundingBox())?.y ?? NaN;
     const h1 = await top('main h1');
     const lede = await top('main .lede');
@@ -66,8 +42,8 @@ describe.skipIf(!available).each([1280, 390])('site layout at %i px', (width) =>
   });
 
   it('keeps the sidebar and search on the 404 page', async () => {
-    const page = await browser.newPage({ viewport: { width, height: 800 } });
-    const res = await page.goto(`${server.url}/p/layout/guides/nowhere`);
+    const page = await app.browser.newPage({ viewport: { width, height: 800 } });
+    const res = await page.goto(`${app.server.url}/p/layout/guides/nowhere`);
     expect(res?.status()).toBe(404);
     // On a phone the sidebar is a drawer behind the Menu button.
     if (width < 768) await page.getByRole('button', { name: 'Menu' }).click();

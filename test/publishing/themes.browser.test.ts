@@ -5,25 +5,14 @@
  * theme is saved to test-artifacts/themes/<theme>.png for people to look at.
  * Runs when /usr/bin/chromium exists (`apt-get install -y chromium`); says so when skipped.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { beforeAll, expect, it } from 'vitest';
 import { THEME_NAMES, themeDefinition, themeSupportsToggle } from '../../src/render/themes.js';
-import type { TestServer } from '../helpers/server.js';
-import { registerUser, type TestUser } from '../helpers/users.js';
-import { createPage, createWorkspace, type TestWorkspace } from '../helpers/workspace-access.js';
+import { describeInChromium, useBrowserApp } from '../helpers/browser.js';
 import { setSettings, startPublishing } from './publishing-helpers.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
 const ARTIFACTS = path.resolve('test-artifacts/themes');
-
-if (!available) {
-  console.warn(
-    `\n[themes.browser] SKIPPED: ${CHROMIUM} not found. Install it with: apt-get install -y chromium\n`,
-  );
-}
 
 const GUIDE = `Folio turns a folder of Markdown into a documentation site. This guide walks through a first
 installation, then the settings most teams change on day one.
@@ -68,18 +57,11 @@ const hexToRgb = (hex: string): string => {
   return `rgb(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255})`;
 };
 
-describe.skipIf(!available)('published themes in Chromium', () => {
-  let server: TestServer;
-  let owner: TestUser;
-  let ws: TestWorkspace;
-  let browser: Browser;
+describeInChromium('published themes in Chromium', () => {
+  const app = useBrowserApp({ start: () => startPublishing(), workspace: 'acme-docs' });
 
   beforeAll(async () => {
-    server = await startPublishing();
-    owner = await registerUser(server);
-    ws = await createWorkspace(server, owner, 'acme-docs');
-    const page = (p: string, fields: Parameters<typeof createPage>[4]) =>
-      createPage(server, owner, ws, p, fields);
+    const page = app.createPage;
     await page('index.md', { title: 'Acme Docs', body: 'Welcome to the Acme documentation.', publish: true });
     await page('guides/getting-started.md', {
       title: 'Getting started',
@@ -91,38 +73,19 @@ describe.skipIf(!available)('published themes in Chromium', () => {
     await page('guides/themes.md', { title: 'Themes', body: 'Seven themes.', publish: true });
     await page('reference/tokens.md', { title: 'API tokens', body: 'Tokens and scopes.', publish: true });
     await page('reference/cli.md', { title: 'Command line', body: 'The folio command.', publish: true });
-    await setSettings(server, owner, ws, {
+    await setSettings(app.server, app.owner, app.ws, {
       public_site: true,
       site_title: 'Acme Docs',
       site_description: 'Everything about running Acme.',
     });
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
     mkdirSync(ARTIFACTS, { recursive: true });
   }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
 
   it('renders a page in each of the seven themes, styled under the CSP, and saves screenshots', async () => {
     const shots = new Map<string, Buffer>();
     for (const theme of THEME_NAMES) {
-      await setSettings(server, owner, ws, { theme });
-      const context = await browser.newContext({
+      await setSettings(app.server, app.owner, app.ws, { theme });
+      const context = await app.browser.newContext({
         viewport: { width: 1280, height: 900 },
         colorScheme: 'light',
       });
@@ -131,7 +94,9 @@ describe.skipIf(!available)('published themes in Chromium', () => {
       tab.on('console', (msg) => {
         if (/Content Security Policy|Refused to/i.test(msg.text())) refused.push(msg.text());
       });
-      const res = await tab.goto(`${server.url}/p/acme-docs/guides/getting-started`, { waitUntil: 'load' });
+      const res = await tab.goto(`${app.server.url}/p/acme-docs/guides/getting-started`, {
+        waitUntil: 'load',
+      });
       expect(res?.status(), theme).toBe(200);
 
       const bg = await tab.evaluate(() => getComputedStyle(document.body).backgroundColor);

@@ -5,60 +5,33 @@
  * editor in place; an offline save keeps a local draft and saves it once the
  * server is back.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import {
-  chromiumAvailable,
-  CHROMIUM,
-  launchChromium,
-  seriousA11yViolations,
-  signedInTab,
-  startAppServer,
-} from '../helpers/browser.js';
-import type { TestServer } from '../helpers/server.js';
-import { firstWorkspace, registerUser, type TestUser } from '../helpers/users.js';
-import { createPage, type TestWorkspace } from '../helpers/workspace-access.js';
+import { expect, it } from 'vitest';
+import { describeInChromium, seriousA11yViolations, useBrowserApp } from '../helpers/browser.js';
 import { countPuts, cursorAtEndOf, saveStatus, waitSaved } from './editor-helpers.js';
 
-if (!chromiumAvailable) {
-  console.warn(
-    `\n[web conflicts] SKIPPED: ${CHROMIUM} not found. Install it with: apt-get install -y chromium\n`,
-  );
-}
-
-describe.skipIf(!chromiumAvailable)('web app: conflicts, live updates and offline saves', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let owner: TestUser;
-  let ws: TestWorkspace;
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
-    owner = await registerUser(server);
-    ws = await firstWorkspace(server, owner);
-  }, 300_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+describeInChromium('web app: conflicts, live updates and offline saves', () => {
+  const app = useBrowserApp({ owner: true });
 
   const read = async (pagePath: string) =>
-    (await server.request('GET', `/api/v1/content/${ws.slug}/${pagePath}`, { token: owner.token })).body;
+    (
+      await app.server.request('GET', `/api/v1/content/${app.ws.slug}/${pagePath}`, {
+        token: app.owner.token,
+      })
+    ).body;
 
   /** Another session's save of the page through the API. */
   async function saveElsewhere(pagePath: string, edit: (body: string) => string): Promise<void> {
     const current = await read(pagePath);
-    const res = await server.request('PUT', `/api/v1/content/${ws.slug}/${pagePath}`, {
-      token: owner.token,
+    const res = await app.server.request('PUT', `/api/v1/content/${app.ws.slug}/${pagePath}`, {
+      token: app.owner.token,
       body: { body: edit(current.content), lastKnownHash: current.content_hash },
     });
     expect(res.status).toBe(200);
   }
 
   it('shows the merge view on a 409, and keeping both changes saves the merged text', async () => {
-    await createPage(server, owner, ws, 'shared.md', { title: 'Shared', body: 'Alpha\nBeta\nGamma\n' });
-    const { context, page } = await signedInTab(browser, server, owner, `/w/${ws.slug}/shared.md`);
+    await app.createPage('shared.md', { title: 'Shared', body: 'Alpha\nBeta\nGamma\n' });
+    const { context, page } = await app.openWorkspace('shared.md');
     await page.locator('.cm-line', { hasText: 'Gamma' }).waitFor();
 
     // The other change lands just before the writer's autosave reaches the server.
@@ -84,8 +57,8 @@ describe.skipIf(!chromiumAvailable)('web app: conflicts, live updates and offlin
   }, 90_000);
 
   it('reloads an untouched editor in place when another session saves the page', async () => {
-    await createPage(server, owner, ws, 'live.md', { title: 'Live', body: 'First\nSecond\n' });
-    const { context, page } = await signedInTab(browser, server, owner, `/w/${ws.slug}/live.md`);
+    await app.createPage('live.md', { title: 'Live', body: 'First\nSecond\n' });
+    const { context, page } = await app.openWorkspace('live.md');
     const puts = countPuts(page);
     await page.locator('.cm-line', { hasText: 'Second' }).waitFor();
     // The WebSocket subscription is up once the server counts this tab as present.
@@ -99,8 +72,8 @@ describe.skipIf(!chromiumAvailable)('web app: conflicts, live updates and offlin
   });
 
   it('keeps an offline save as a local draft and saves it once the server is back', async () => {
-    await createPage(server, owner, ws, 'offline.md', { title: 'Offline', body: 'Before\n' });
-    const { context, page } = await signedInTab(browser, server, owner, `/w/${ws.slug}/offline.md`);
+    await app.createPage('offline.md', { title: 'Offline', body: 'Before\n' });
+    const { context, page } = await app.openWorkspace('offline.md');
     await page.locator('.cm-line', { hasText: 'Before' }).waitFor();
 
     await context.setOffline(true);
@@ -127,14 +100,14 @@ describe.skipIf(!chromiumAvailable)('web app: conflicts, live updates and offlin
   }, 90_000);
 
   it('offers a draft left behind when the page is opened again', async () => {
-    await createPage(server, owner, ws, 'draft.md', { title: 'Draft', body: 'Saved text\n' });
-    const { context, page } = await signedInTab(browser, server, owner, `/w/${ws.slug}/draft.md`);
+    await app.createPage('draft.md', { title: 'Draft', body: 'Saved text\n' });
+    const { context, page } = await app.openWorkspace('draft.md');
     await page.locator('.cm-line', { hasText: 'Saved text' }).waitFor();
     const hash = (await read('draft.md')).content_hash;
     await page.evaluate(
       ([key, value]) => localStorage.setItem(key!, value!),
       [
-        `folio:draft:${ws.slug}:draft.md`,
+        `folio:draft:${app.ws.slug}:draft.md`,
         JSON.stringify({
           doc: 'Saved text\nUnsent line\n',
           baseHash: hash,

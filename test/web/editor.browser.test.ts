@@ -4,21 +4,12 @@
  * changes only the bytes the writer changed (CRLF, BOM, trailing blanks and a
  * commented frontmatter survive), and a viewer cannot type.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { commitFile } from '../helpers/git-fixtures.js';
 import path from 'node:path';
-import {
-  chromiumAvailable,
-  CHROMIUM,
-  launchChromium,
-  seriousA11yViolations,
-  signedInTab,
-  startAppServer,
-} from '../helpers/browser.js';
-import type { TestServer } from '../helpers/server.js';
-import { firstWorkspace, registerUser, type TestUser } from '../helpers/users.js';
-import { grantRole, type TestWorkspace } from '../helpers/workspace-access.js';
+import { describeInChromium, seriousA11yViolations, useBrowserApp } from '../helpers/browser.js';
+import { registerUser } from '../helpers/users.js';
+import { grantRole } from '../helpers/workspace-access.js';
 import {
   commits,
   countPuts,
@@ -28,12 +19,6 @@ import {
   saveStatus,
   waitSaved,
 } from './editor-helpers.js';
-
-if (!chromiumAvailable) {
-  console.warn(
-    `\n[web editor] SKIPPED: ${CHROMIUM} not found. Install it with: apt-get install -y chromium\n`,
-  );
-}
 
 /** A page as a writer's Windows editor left it: BOM, CRLF, a commented frontmatter, trailing blanks. */
 const FIDELITY_FILE =
@@ -49,43 +34,31 @@ const FIDELITY_FILE =
   'Line two\r\n' +
   'Line three\r\n';
 
-describe.skipIf(!chromiumAvailable)('web app: the editor', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let owner: TestUser;
-  let ws: TestWorkspace;
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
-    owner = await registerUser(server);
-    ws = await firstWorkspace(server, owner);
-  }, 300_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+describeInChromium('web app: the editor', () => {
+  const app = useBrowserApp({ owner: true });
 
   /** Writes the fidelity page as a git commit in the working tree, indexed and settled. */
   async function seedFidelityPage(name: string): Promise<void> {
-    const dir = path.join(server.dataDir, 'workspaces', ws.id);
+    const dir = path.join(app.server.dataDir, 'workspaces', app.ws.id);
     const text = FIDELITY_FILE.replace(
       '01HZY3K8Q6W3N6V0E4M2B7C9DF',
       `01HZY3K8Q6W3N6V0E4M2B7C9${name === 'a' ? 'DA' : 'DB'}`,
     );
     await commitFile(dir, `${name}.md`, text);
-    const read = await server.request('GET', `/api/v1/content/${ws.slug}/${name}.md`, { token: owner.token });
+    const read = await app.server.request('GET', `/api/v1/content/${app.ws.slug}/${name}.md`, {
+      token: app.owner.token,
+    });
     expect(read.status).toBe(200);
     // Any commit the server makes after indexing lands within its debounce.
     await new Promise((r) => setTimeout(r, 2500));
   }
 
   it('creates a page, saves what is typed, and stores exactly those bytes', async () => {
-    const { context, page } = await signedInTab(browser, server, owner, `/w/${ws.slug}`);
+    const { context, page } = await app.openWorkspace();
     await page.getByRole('button', { name: 'New page' }).click();
     await page.getByLabel('Title').fill('Release notes');
     await page.getByRole('button', { name: 'Create page' }).click();
-    await page.waitForURL(`${server.url}/w/${ws.slug}/release-notes.md`);
+    await page.waitForURL(`${app.server.url}/w/${app.ws.slug}/release-notes.md`);
     await page
       .getByRole('tree', { name: 'Pages' })
       .getByRole('treeitem', { name: 'Release notes' })
@@ -97,13 +70,13 @@ describe.skipIf(!chromiumAvailable)('web app: the editor', () => {
     await expect.poll(() => saveStatus(page).textContent()).not.toBe('Saved');
     await waitSaved(page);
 
-    const file = fileBytes(server, ws.id, 'release-notes.md').toString('utf8');
+    const file = fileBytes(app.server, app.ws.id, 'release-notes.md').toString('utf8');
     expect(JSON.stringify(file)).toMatch(
       /^"---\\nid: [0-9A-Z]{26}\\ntitle: Release notes\\nstatus: draft\\n---\\n/,
     );
     expect(file.endsWith(`---\n${typed}`), JSON.stringify(file)).toBe(true);
-    const api = await server.request('GET', `/api/v1/content/${ws.slug}/release-notes.md`, {
-      token: owner.token,
+    const api = await app.server.request('GET', `/api/v1/content/${app.ws.slug}/release-notes.md`, {
+      token: app.owner.token,
     });
     expect(api.body.content).toBe(typed);
     await context.close();
@@ -111,10 +84,10 @@ describe.skipIf(!chromiumAvailable)('web app: the editor', () => {
 
   it('opens and leaves a CRLF page with a BOM and a commented frontmatter without writing anything', async () => {
     await seedFidelityPage('a');
-    const before = fileBytes(server, ws.id, 'a.md');
-    const log = await commits(server, ws.id, 'a.md');
+    const before = fileBytes(app.server, app.ws.id, 'a.md');
+    const log = await commits(app.server, app.ws.id, 'a.md');
 
-    const { context, page } = await signedInTab(browser, server, owner, `/w/${ws.slug}/a.md`);
+    const { context, page } = await app.openWorkspace('a.md');
     const puts = countPuts(page);
     await page.locator('.cm-line', { hasText: 'Line three' }).waitFor();
     await editor(page).click();
@@ -125,34 +98,34 @@ describe.skipIf(!chromiumAvailable)('web app: the editor', () => {
     await new Promise((r) => setTimeout(r, 2500));
 
     expect(puts.count).toBe(0);
-    expect(fileBytes(server, ws.id, 'a.md').equals(before)).toBe(true);
-    expect(await commits(server, ws.id, 'a.md')).toEqual(log);
+    expect(fileBytes(app.server, app.ws.id, 'a.md').equals(before)).toBe(true);
+    expect(await commits(app.server, app.ws.id, 'a.md')).toEqual(log);
     await context.close();
   }, 90_000);
 
   it('changes only the bytes of the one line the writer edits', async () => {
     await seedFidelityPage('b');
-    const before = fileBytes(server, ws.id, 'b.md').toString('utf8');
+    const before = fileBytes(app.server, app.ws.id, 'b.md').toString('utf8');
 
-    const { context, page } = await signedInTab(browser, server, owner, `/w/${ws.slug}/b.md`);
+    const { context, page } = await app.openWorkspace('b.md');
     await cursorAtEndOf(page, 'Line two');
     await page.keyboard.type(', edited');
     await waitSaved(page);
 
-    const after = fileBytes(server, ws.id, 'b.md').toString('utf8');
+    const after = fileBytes(app.server, app.ws.id, 'b.md').toString('utf8');
     expect(after).toBe(before.replace('Line two\r\n', 'Line two, edited\r\n'));
     expect(after.startsWith('\uFEFF---\r\n# Kept by hand')).toBe(true);
     await context.close();
   }, 90_000);
 
   it('keeps a viewer out of the editor: read only, nothing typed, nothing sent', async () => {
-    const viewer = await registerUser(server);
-    await grantRole(server, ws, viewer, 'viewer');
-    await server.request('POST', `/api/v1/content/${ws.slug}/readonly.md`, {
-      token: owner.token,
+    const viewer = await registerUser(app.server);
+    await grantRole(app.server, app.ws, viewer, 'viewer');
+    await app.server.request('POST', `/api/v1/content/${app.ws.slug}/readonly.md`, {
+      token: app.owner.token,
       body: { title: 'Read only', body: 'Nothing to change here.\n' },
     });
-    const { context, page } = await signedInTab(browser, server, viewer, `/w/${ws.slug}/readonly.md`);
+    const { context, page } = await app.openWorkspace('readonly.md', { as: viewer });
     const puts = countPuts(page);
     await page.locator('.cm-line', { hasText: 'Nothing to change' }).waitFor();
     expect(await editor(page).getAttribute('aria-readonly')).toBe('true');
@@ -166,7 +139,7 @@ describe.skipIf(!chromiumAvailable)('web app: the editor', () => {
   }, 90_000);
 
   it('has no serious or critical WCAG 2.1 AA violations on the workspace and the editor', async () => {
-    const { context, page } = await signedInTab(browser, server, owner, `/w/${ws.slug}`);
+    const { context, page } = await app.openWorkspace();
     await page.getByRole('tree', { name: 'Pages' }).waitFor();
     expect(await seriousA11yViolations(page), 'workspace').toEqual([]);
     await page.getByRole('treeitem', { name: 'Welcome to Folio' }).click();

@@ -3,37 +3,19 @@
  * real server: the link asks them to sign in or register, then joins them to
  * the workspace and opens it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { chromiumAvailable, CHROMIUM, launchChromium, newTab, startAppServer } from '../helpers/browser.js';
-import type { TestServer } from '../helpers/server.js';
+import { expect, it } from 'vitest';
+import { describeInChromium, newTab, useBrowserApp } from '../helpers/browser.js';
 import { registerUser } from '../helpers/users.js';
 import { createWorkspace } from '../helpers/workspace-access.js';
 
-if (!chromiumAvailable) {
-  console.warn(
-    `\n[web invitation] SKIPPED: ${CHROMIUM} not found. Install it with: apt-get install -y chromium\n`,
-  );
-}
-
-describe.skipIf(!chromiumAvailable)('web app: invitations', () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
-  }, 300_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+describeInChromium('web app: invitations', () => {
+  const app = useBrowserApp();
 
   it('registers a new user from an invitation link and lands in the inviting workspace', async () => {
-    const owner = await registerUser(server);
-    const ws = await createWorkspace(server, owner, 'handbook');
+    const owner = await registerUser(app.server);
+    const ws = await createWorkspace(app.server, owner, 'handbook');
     const email = `invitee-${Date.now()}@example.com`;
-    const invited = await server.request('POST', `/api/v1/workspaces/${ws.id}/invitations`, {
+    const invited = await app.server.request('POST', `/api/v1/workspaces/${ws.id}/invitations`, {
       token: owner.token,
       body: { email, role: 'editor' },
     });
@@ -41,8 +23,8 @@ describe.skipIf(!chromiumAvailable)('web app: invitations', () => {
     const link = new URL(invited.body.accept_url as string);
     expect(link.pathname).toBe(`/invite/${invited.body.token}`);
 
-    const { context, page } = await newTab(browser);
-    await page.goto(server.url + link.pathname);
+    const { context, page } = await newTab(app.browser);
+    await page.goto(app.server.url + link.pathname);
     await page.waitForURL(/\/login\?next=/);
     await page.getByRole('link', { name: 'Create an account' }).click();
     await page.getByLabel('Name').fill('Invited Writer');
@@ -51,7 +33,7 @@ describe.skipIf(!chromiumAvailable)('web app: invitations', () => {
     await page.getByLabel('I accept the terms').check();
     await page.getByRole('button', { name: 'Create account' }).click();
 
-    await page.waitForURL(`${server.url}/w/handbook`, { timeout: 20_000 });
+    await page.waitForURL(`${app.server.url}/w/handbook`, { timeout: 20_000 });
     // The new workspace has no pages yet; an editor is offered "New page".
     await page.getByRole('button', { name: 'New page' }).waitFor();
     await context.close();

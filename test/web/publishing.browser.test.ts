@@ -5,52 +5,23 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import {
-  chromiumAvailable,
-  CHROMIUM,
-  launchChromium,
-  signedInTab,
-  startAppServer,
-} from '../helpers/browser.js';
-import type { TestServer } from '../helpers/server.js';
-import { firstWorkspace, registerUser, type TestUser } from '../helpers/users.js';
-import { createPage, type TestWorkspace } from '../helpers/workspace-access.js';
+import { expect, it } from 'vitest';
+import { describeInChromium, useBrowserApp } from '../helpers/browser.js';
 import { editor } from './editor-helpers.js';
 
-if (!chromiumAvailable) {
-  console.warn(
-    `\n[web publishing] SKIPPED: ${CHROMIUM} not found. Install it with: apt-get install -y chromium\n`,
-  );
-}
-
-describe.skipIf(!chromiumAvailable)('web app: publishing', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let owner: TestUser;
-  let ws: TestWorkspace;
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
-    owner = await registerUser(server);
-    ws = await firstWorkspace(server, owner);
-  }, 300_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+describeInChromium('web app: publishing', () => {
+  const app = useBrowserApp({ owner: true });
 
   it('publishes a page with the "Published" switch, which then appears at /p/…', async () => {
-    await createPage(server, owner, ws, 'guides/launch.md', { title: 'Launch', body: 'Ready to go.\n' });
+    await app.createPage('guides/launch.md', { title: 'Launch', body: 'Ready to go.\n' });
     const file = () =>
-      readFileSync(path.join(server.dataDir, 'workspaces', ws.id, 'guides/launch.md'), 'utf8');
+      readFileSync(path.join(app.server.dataDir, 'workspaces', app.ws.id, 'guides/launch.md'), 'utf8');
     const before = file();
-    const site = () => server.request('GET', `/p/${ws.slug}/guides/launch`, { token: owner.token });
+    const site = () =>
+      app.server.request('GET', `/p/${app.ws.slug}/guides/launch`, { token: app.owner.token });
     expect((await site()).status).toBe(404);
 
-    const { context, page } = await signedInTab(browser, server, owner, `/w/${ws.slug}/guides/launch.md`);
+    const { context, page } = await app.openWorkspace('guides/launch.md');
     await editor(page).waitFor();
     const toggle = page.getByRole('switch', { name: 'Published' });
     expect(await toggle.isChecked()).toBe(false);
@@ -66,12 +37,12 @@ describe.skipIf(!chromiumAvailable)('web app: publishing', () => {
   }, 90_000);
 
   it('edits the title and tags in the details form, changing only those frontmatter values', async () => {
-    await createPage(server, owner, ws, 'guides/rollout.md', { title: 'Rollout', body: 'Step by step.\n' });
+    await app.createPage('guides/rollout.md', { title: 'Rollout', body: 'Step by step.\n' });
     const file = () =>
-      readFileSync(path.join(server.dataDir, 'workspaces', ws.id, 'guides/rollout.md'), 'utf8');
+      readFileSync(path.join(app.server.dataDir, 'workspaces', app.ws.id, 'guides/rollout.md'), 'utf8');
     const before = file();
 
-    const { context, page } = await signedInTab(browser, server, owner, `/w/${ws.slug}/guides/rollout.md`);
+    const { context, page } = await app.openWorkspace('guides/rollout.md');
     await editor(page).waitFor();
     await page.getByRole('button', { name: 'Details…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Page details' });

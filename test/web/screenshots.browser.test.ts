@@ -2,27 +2,10 @@
  * Screenshots of the editor at 1280 and 390 px wide, light and dark, saved to
  * test-artifacts/web/ for people to look at; and at 390 px the tree is a drawer.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import {
-  ARTIFACTS,
-  chromiumAvailable,
-  CHROMIUM,
-  launchChromium,
-  signedInTab,
-  startAppServer,
-} from '../helpers/browser.js';
-import type { TestServer } from '../helpers/server.js';
-import { firstWorkspace, registerUser, type TestUser } from '../helpers/users.js';
-import { createPage, type TestWorkspace } from '../helpers/workspace-access.js';
+import { ARTIFACTS, describeInChromium, useBrowserApp } from '../helpers/browser.js';
 import { editor } from './editor-helpers.js';
-
-if (!chromiumAvailable) {
-  console.warn(
-    `\n[web screenshots] SKIPPED: ${CHROMIUM} not found. Install it with: apt-get install -y chromium\n`,
-  );
-}
 
 const GUIDE = `# Getting started
 
@@ -45,42 +28,29 @@ npm ci && npm start
 | \`PORT\` | 3000 |
 `;
 
-describe.skipIf(!chromiumAvailable)('web app: screenshots', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let owner: TestUser;
-  let ws: TestWorkspace;
+describeInChromium('web app: screenshots', () => {
+  const app = useBrowserApp({ owner: { name: 'Ada Writer' } });
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
-    owner = await registerUser(server, { name: 'Ada Writer' });
-    ws = await firstWorkspace(server, owner);
-    await createPage(server, owner, ws, 'guides/getting-started.md', {
+    await app.createPage('guides/getting-started.md', {
       title: 'Getting started',
       body: GUIDE,
     });
-    await createPage(server, owner, ws, 'guides/publishing.md', {
+    await app.createPage('guides/publishing.md', {
       title: 'Publishing',
       body: 'How it works.\n',
     });
-    await createPage(server, owner, ws, 'reference/cli.md', { title: 'Command line', body: 'The CLI.\n' });
-  }, 300_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    await app.createPage('reference/cli.md', { title: 'Command line', body: 'The CLI.\n' });
   });
 
   it('styles the editor under the CSP, and saves it at 1280 and 390 px, light and dark', async () => {
     for (const width of [1280, 390]) {
       for (const colorScheme of ['light', 'dark'] as const) {
-        const { context, page } = await signedInTab(
-          browser,
-          server,
-          owner,
-          `/w/${ws.slug}/guides/getting-started.md`,
-          { width, height: width > 600 ? 800 : 844, colorScheme },
-        );
+        const { context, page } = await app.openWorkspace('guides/getting-started.md', {
+          width,
+          height: width > 600 ? 800 : 844,
+          colorScheme,
+        });
         const refused: string[] = [];
         page.on('console', (msg) => {
           if (/Content Security Policy|Refused to/i.test(msg.text())) refused.push(msg.text());

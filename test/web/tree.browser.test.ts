@@ -6,47 +6,22 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import {
-  chromiumAvailable,
-  CHROMIUM,
-  launchChromium,
-  signedInTab,
-  startAppServer,
-} from '../helpers/browser.js';
-import type { TestServer } from '../helpers/server.js';
-import { firstWorkspace, registerUser, type TestUser } from '../helpers/users.js';
-import { createPage, type TestWorkspace } from '../helpers/workspace-access.js';
+import { beforeAll, expect, it } from 'vitest';
+import { describeInChromium, useBrowserApp } from '../helpers/browser.js';
 import { editor } from './editor-helpers.js';
 
-if (!chromiumAvailable) {
-  console.warn(`\n[web tree] SKIPPED: ${CHROMIUM} not found. Install it with: apt-get install -y chromium\n`);
-}
-
-describe.skipIf(!chromiumAvailable)('web app: the page tree', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let owner: TestUser;
-  let ws: TestWorkspace;
+describeInChromium('web app: the page tree', () => {
+  const app = useBrowserApp({ owner: true });
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startAppServer(), launchChromium()]);
-    owner = await registerUser(server);
-    ws = await firstWorkspace(server, owner);
-    await createPage(server, owner, ws, 'guides/install.md', { title: 'Install', body: 'Install it.\n' });
-    await createPage(server, owner, ws, 'guides/upgrade.md', { title: 'Upgrade', body: 'Upgrade it.\n' });
-  }, 300_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    await app.createPage('guides/install.md', { title: 'Install', body: 'Install it.\n' });
+    await app.createPage('guides/upgrade.md', { title: 'Upgrade', body: 'Upgrade it.\n' });
   });
 
-  const onDisk = (p: string) => existsSync(path.join(server.dataDir, 'workspaces', ws.id, p));
+  const onDisk = (p: string) => existsSync(path.join(app.server.dataDir, 'workspaces', app.ws.id, p));
 
   it('moves through the tree with the keyboard and opens a page with Enter', async () => {
-    const { context, page } = await signedInTab(browser, server, owner, `/w/${ws.slug}`);
+    const { context, page } = await app.openWorkspace();
     const tree = page.getByRole('tree', { name: 'Pages' });
     const folder = tree.getByRole('treeitem', { name: 'guides' });
     await folder.waitFor();
@@ -59,7 +34,7 @@ describe.skipIf(!chromiumAvailable)('web app: the page tree', () => {
     await page.keyboard.press('ArrowDown');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Upgrade');
     await page.keyboard.press('Enter');
-    await page.waitForURL(`${server.url}/w/${ws.slug}/guides/upgrade.md`);
+    await page.waitForURL(`${app.server.url}/w/${app.ws.slug}/guides/upgrade.md`);
     await editor(page).waitFor();
     await page.locator('.cm-line', { hasText: 'Upgrade it.' }).waitFor();
     // Left goes back to the folder, Home to the first row.
@@ -70,9 +45,9 @@ describe.skipIf(!chromiumAvailable)('web app: the page tree', () => {
   }, 90_000);
 
   it('moves a page with "Move to…" and deletes one after confirming', async () => {
-    await createPage(server, owner, ws, 'scratch.md', { title: 'Scratch', body: 'Temporary.\n' });
-    await createPage(server, owner, ws, 'notes.md', { title: 'Notes', body: 'Notes.\n' });
-    const { context, page } = await signedInTab(browser, server, owner, `/w/${ws.slug}/notes.md`);
+    await app.createPage('scratch.md', { title: 'Scratch', body: 'Temporary.\n' });
+    await app.createPage('notes.md', { title: 'Notes', body: 'Notes.\n' });
+    const { context, page } = await app.openWorkspace('notes.md');
     await editor(page).waitFor();
 
     await page.getByRole('button', { name: 'Move…' }).click();
@@ -80,7 +55,7 @@ describe.skipIf(!chromiumAvailable)('web app: the page tree', () => {
     await move.getByLabel('Folder').selectOption('guides');
     await move.getByLabel('File name').fill('release-notes.md');
     await move.getByRole('button', { name: 'Move' }).click();
-    await page.waitForURL(`${server.url}/w/${ws.slug}/guides/release-notes.md`);
+    await page.waitForURL(`${app.server.url}/w/${app.ws.slug}/guides/release-notes.md`);
     expect(onDisk('guides/release-notes.md')).toBe(true);
     expect(onDisk('notes.md')).toBe(false);
 
@@ -89,17 +64,17 @@ describe.skipIf(!chromiumAvailable)('web app: the page tree', () => {
     await page.getByRole('button', { name: 'Delete' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete this page?' });
     await confirm.getByRole('button', { name: 'Delete page' }).click();
-    await page.waitForURL(`${server.url}/w/${ws.slug}`);
+    await page.waitForURL(`${app.server.url}/w/${app.ws.slug}`);
     expect(onDisk('scratch.md')).toBe(false);
     await expect.poll(() => page.getByRole('treeitem', { name: 'Scratch' }).count()).toBe(0);
     await context.close();
   }, 90_000);
 
   it('shows a page created in another session without a reload', async () => {
-    const { context, page } = await signedInTab(browser, server, owner, `/w/${ws.slug}`);
+    const { context, page } = await app.openWorkspace();
     await page.getByRole('tree', { name: 'Pages' }).waitFor();
     await new Promise((r) => setTimeout(r, 1500));
-    await createPage(server, owner, ws, 'from-elsewhere.md', { title: 'From elsewhere' });
+    await app.createPage('from-elsewhere.md', { title: 'From elsewhere' });
     await page.getByRole('treeitem', { name: 'From elsewhere' }).waitFor({ timeout: 20_000 });
     await context.close();
   }, 90_000);
