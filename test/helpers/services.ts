@@ -49,7 +49,7 @@ export async function buildTestServices(options: TestServicesOptions = {}): Prom
   const emitted: FolioEvent[] = [];
   core.events.onAny((event) => void emitted.push(event));
   // The signing key is made in the background; a test that signs in needs it.
-  await core.services.ready();
+  await core.runtime.ready();
 
   return {
     config,
@@ -61,7 +61,7 @@ export async function buildTestServices(options: TestServicesOptions = {}): Prom
     fixtures: createFixtures({
       store: core.store,
       dataDir,
-      searchIndex: core.services.searchIndex,
+      searchIndex: core.runtime.searchIndex,
       clock,
     }),
     emitted,
