@@ -2,6 +2,7 @@ import type { Actor } from '../domain/actor.js';
 import { authorize, isRole, type Requirement, type Role } from '../domain/policy.js';
 import { AppError } from '../errors.js';
 import type { Store } from '../store/database.js';
+import * as workspacesTable from '../store/repositories/workspaces.js';
 import type { WorkspaceRow } from '../store/schema.js';
 
 export interface WorkspaceAccess {
@@ -15,12 +16,7 @@ export interface WorkspaceAccess {
  */
 export function createAccess(store: Store) {
   async function findWorkspace(idOrSlug: string): Promise<WorkspaceRow | undefined> {
-    return store.db
-      .selectFrom('workspaces')
-      .selectAll()
-      .where((eb) => eb.or([eb('id', '=', idOrSlug), eb('slug', '=', idOrSlug)]))
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
+    return workspacesTable.findLive(store.db, idOrSlug);
   }
 
   /**

@@ -1,4 +1,3 @@
-import type { Kysely } from 'kysely';
 import { monotonicFactory } from 'ulid';
 import { z } from 'zod';
 import { type Actor, isSystem } from '../domain/actor.js';
@@ -6,7 +5,9 @@ import { normalizePagePath } from '../domain/paths.js';
 import { CAN } from '../domain/policy.js';
 import { inBatches } from '../store/batches.js';
 import type { Store } from '../store/database.js';
-import type { ActivityRow, Database } from '../store/schema.js';
+import * as pagesTable from '../store/repositories/pages.js';
+import type { Queryable } from '../store/repositories/queryable.js';
+import type { ActivityRow } from '../store/schema.js';
 import type { AccessService } from './access.js';
 
 /**
@@ -68,14 +69,14 @@ const activityRow = (entry: ActivityEntry): ActivityRow => ({
  * Writes one activity row inside the caller's transaction, so the feed changes
  * exactly when the change it describes commits. Returns the row id.
  */
-export async function record(trx: Kysely<Database>, entry: ActivityEntry): Promise<string> {
+export async function record(trx: Queryable, entry: ActivityEntry): Promise<string> {
   const row = activityRow(entry);
   await trx.insertInto('activity').values(row).execute();
   return row.id;
 }
 
 /** `record` for many entries (a sync's changes), a batch per statement; ids follow the entries' order. */
-export async function recordMany(trx: Kysely<Database>, entries: readonly ActivityEntry[]): Promise<void> {
+export async function recordMany(trx: Queryable, entries: readonly ActivityEntry[]): Promise<void> {
   for (const batch of inBatches(entries.map(activityRow))) {
     await trx.insertInto('activity').values(batch).execute();
   }
@@ -162,12 +163,7 @@ export function createActivity(deps: { store: Store; access: AccessService }) {
     async forPage(actor: Actor, workspace: string, input: z.infer<typeof pageActivityInput>) {
       const { workspace: ws } = await deps.access.require(actor, workspace, CAN.read);
       const path = normalizePagePath(input.page);
-      const current = await db
-        .selectFrom('pages')
-        .select('id')
-        .where('workspace_id', '=', ws.id)
-        .where('path', '=', path)
-        .executeTakeFirst();
+      const current = await pagesTable.findByPath(db, ws.id, path);
       const alias = current
         ? undefined
         : await db

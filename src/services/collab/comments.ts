@@ -7,6 +7,7 @@ import { atLeast, CAN, type Requirement, type Role } from '../../domain/policy.j
 import { forbidden, invalid, notFound } from '../../errors.js';
 import { renderComment } from '../../render/markdown-loader.js';
 import type { Store } from '../../store/database.js';
+import * as pagesTable from '../../store/repositories/pages.js';
 import type { Database, WorkspaceRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
 import { record } from '../activity.js';
@@ -160,28 +161,9 @@ export function createComments(deps: { store: Store; clock: Clock; access: Acces
   /** The page at `path` (or moved from it) that the caller may see; 404 otherwise. */
   async function findPage(workspace: WorkspaceRow, role: Role, path: string) {
     const canonical = normalizePagePath(path);
-    let page = await db
-      .selectFrom('pages')
-      .select(['id', 'path', 'restricted'])
-      .where('workspace_id', '=', workspace.id)
-      .where('path', '=', canonical)
-      .executeTakeFirst();
-    if (!page) {
-      const alias = await db
-        .selectFrom('page_aliases')
-        .select('page_id')
-        .where('workspace_id', '=', workspace.id)
-        .where('old_path', '=', canonical)
-        .executeTakeFirst();
-      if (alias) {
-        page = await db
-          .selectFrom('pages')
-          .select(['id', 'path', 'restricted'])
-          .where('id', '=', alias.page_id)
-          .where('workspace_id', '=', workspace.id)
-          .executeTakeFirst();
-      }
-    }
+    const page =
+      (await pagesTable.findByPath(db, workspace.id, canonical)) ??
+      (await pagesTable.findMovedFrom(db, workspace.id, canonical));
     // Strict-mode pages with invalid frontmatter are for admins only (SPEC.md part 3).
     if (!page || (page.restricted === 1 && !atLeast(role, 'admin'))) throw notFound('Page');
     return page;
@@ -192,11 +174,7 @@ export function createComments(deps: { store: Store; clock: Clock; access: Acces
     const row = await db.selectFrom('comments').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) throw notFound('Comment');
     const { workspace, role } = await deps.access.require(actor, row.workspace_id, need);
-    const page = await db
-      .selectFrom('pages')
-      .select(['path', 'restricted'])
-      .where('id', '=', row.page_id)
-      .executeTakeFirst();
+    const page = await pagesTable.findByIdAnywhere(db, row.page_id);
     if (!page || (page.restricted === 1 && !atLeast(role, 'admin'))) throw notFound('Comment');
     return { row, workspace, role, path: page.path };
   }

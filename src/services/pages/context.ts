@@ -4,6 +4,7 @@ import type { Actor } from '../../domain/actor.js';
 import { normalizePagePath } from '../../domain/paths.js';
 import { atLeast, type Requirement, type Role } from '../../domain/policy.js';
 import { AppError, conflict, invalid, notFound } from '../../errors.js';
+import * as pagesTable from '../../store/repositories/pages.js';
 import type { PageRow, WorkspaceRow } from '../../store/schema.js';
 import { inSync } from './page-object.js';
 import type { PagesDeps } from './pages-deps.js';
@@ -22,24 +23,13 @@ export interface Current {
   row: PageRow | undefined;
 }
 
-/** The body of a page file with its text before the body (frontmatter and fences) kept byte for byte. */
-export function replaceBody(file: PageFile, body: string): string {
-  return file.text.slice(0, file.text.length - file.body.length) + body;
-}
-
 /** The helpers every page operation shares: where files are, what the index says, who may see what. */
 export function createPageContext(deps: PagesDeps) {
   const db = deps.store.db;
 
   const filesOf = (workspace: WorkspaceRow) => new WorkspaceFiles(workspaceDir(deps.dataDir, workspace.id));
 
-  const findRow = (workspaceId: string, path: string) =>
-    db
-      .selectFrom('pages')
-      .selectAll()
-      .where('workspace_id', '=', workspaceId)
-      .where('path', '=', path)
-      .executeTakeFirst();
+  const findRow = (workspaceId: string, path: string) => pagesTable.findByPath(db, workspaceId, path);
 
   async function snapshot(
     files: WorkspaceFiles,
@@ -96,13 +86,7 @@ export function createPageContext(deps: PagesDeps) {
       const { file, row } = current;
       if (file && row && (row.restricted === 0 || atLeast(loc.role, 'admin'))) return { file, row };
       if (!file) {
-        const moved = await db
-          .selectFrom('page_aliases')
-          .innerJoin('pages', 'pages.id', 'page_aliases.page_id')
-          .select('pages.path')
-          .where('page_aliases.workspace_id', '=', loc.workspace.id)
-          .where('page_aliases.old_path', '=', loc.path)
-          .executeTakeFirst();
+        const moved = await pagesTable.findMovedFrom(db, loc.workspace.id, loc.path);
         if (moved) throw new AppError('NOT_FOUND', 'Page not found', { details: { moved_to: moved.path } });
       }
       throw notFound('Page');

@@ -5,6 +5,7 @@ import { normalizePagePath, parentFolder } from '../../domain/paths.js';
 import { atLeast, CAN } from '../../domain/policy.js';
 import { extractLinks } from '../../domain/wikilinks.js';
 import type { Store } from '../../store/database.js';
+import * as pagesTable from '../../store/repositories/pages.js';
 import type { PageRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
 import type { PagesService } from './pages.js';
@@ -49,9 +50,8 @@ export function createPageDiscovery(deps: {
 
   async function visible(actor: Actor, workspace: string): Promise<{ workspaceId: string; rows: PageRow[] }> {
     const { workspace: ws, role } = await deps.access.require(actor, workspace, CAN.read);
-    let query = db.selectFrom('pages').selectAll().where('workspace_id', '=', ws.id);
-    if (!atLeast(role, 'admin')) query = query.where('restricted', '=', 0);
-    return { workspaceId: ws.id, rows: await query.orderBy('path').execute() };
+    const rows = await pagesTable.listOrderedByPath(db, ws.id, { includeRestricted: atLeast(role, 'admin') });
+    return { workspaceId: ws.id, rows };
   }
 
   return {

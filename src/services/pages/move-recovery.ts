@@ -10,8 +10,10 @@ import type { SearchIndex } from '../../search/search-index.js';
 import type { Store } from '../../store/database.js';
 import type { PageRow } from '../../store/schema.js';
 import type { Clock } from '../../lib/clock.js';
-import { replaceBody } from './context.js';
-import { indexMove, type LinkRewrite, rowsByPath, touched } from './moves.js';
+import * as pagesTable from '../../store/repositories/pages.js';
+import * as workspacesTable from '../../store/repositories/workspaces.js';
+import { indexMove, type LinkRewrite, touched } from './move-index.js';
+import { replaceBody } from './page-object.js';
 
 export interface MoveRecoveryDeps {
   store: Store;
@@ -104,7 +106,7 @@ export function createMoveRecovery(deps: MoveRecoveryDeps) {
     // The finished page is written at `to` before `from` is removed, so `from` is a leftover now.
     if (isThePage(atFrom)) await files.remove(move.from);
 
-    const rows = await rowsByPath(db, workspaceId);
+    const rows = await pagesTable.mapByPath(db, workspaceId);
     const { pending, earlier } = await linkRewrites(files, rows, move);
     for (const p of pending) await files.writeRaw(p.path, p.text);
 
@@ -114,12 +116,7 @@ export function createMoveRecovery(deps: MoveRecoveryDeps) {
       a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
     );
     const linksRewritten = rewritten.map((p) => p.path);
-    const row = await db
-      .selectFrom('pages')
-      .selectAll()
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', move.page_id)
-      .executeTakeFirst();
+    const row = await pagesTable.findById(db, workspaceId, move.page_id);
     const recorded = await activityRecorded(workspaceId, move);
     // Without a row (a lost index being rebuilt) reconciliation adds the page from its file;
     // the alias has no foreign key, so it is kept for the row to come.
@@ -181,10 +178,8 @@ export function createMoveRecovery(deps: MoveRecoveryDeps) {
      * each under its lock; one workspace failing does not stop the others, and its records
      * stay for the next try. Answers how many moves were finished.
      */
-    async finishPending(workspaces?: ReadonlyArray<{ id: string }>): Promise<number> {
-      const list =
-        workspaces ??
-        (await db.selectFrom('workspaces').select('id').where('deleted_at', 'is', null).execute());
+    async finishPending(only?: ReadonlyArray<{ id: string }>): Promise<number> {
+      const list = only ?? (await workspacesTable.listLive(db));
       let count = 0;
       for (const ws of list) {
         try {

@@ -1,152 +1,14 @@
-import type { Kysely } from 'kysely';
 import { MoveJournal, workspaceMovesDir } from '../../content/move-journal.js';
-import type { WorkspaceFiles } from '../../content/workspace-files.js';
 import type { Actor } from '../../domain/actor.js';
-import { contentHash } from '../../domain/frontmatter.js';
 import { normalizePagePath } from '../../domain/paths.js';
 import { CAN } from '../../domain/policy.js';
-import { relinkMovedPage, rewriteLinks } from '../../domain/wikilinks.js';
+import { relinkMovedPage } from '../../domain/wikilinks.js';
 import { AppError } from '../../errors.js';
-import type { SearchIndex } from '../../search/search-index.js';
-import type { Database, PageRow } from '../../store/schema.js';
-import { actorIdOf, record } from '../activity.js';
-import { type PageContext, replaceBody } from './context.js';
-import { indexForSearch, type PageObject, presentPage } from './page-object.js';
-
-/** An indexed page and the body it has after a move's file work. */
-export interface Rewritten {
-  row: PageRow;
-  body: string;
-}
-
-/** A page whose links to the moved page a move rewrites; `row` is its index row, if it has one. */
-export interface LinkRewrite {
-  path: string;
-  row: PageRow | undefined;
-  /** The whole new file: frontmatter kept byte for byte, rewritten body. */
-  text: string;
-  body: string;
-}
-
-/** The index rows of a workspace's pages by path. */
-export async function rowsByPath(db: Kysely<Database>, workspaceId: string): Promise<Map<string, PageRow>> {
-  const rows = await db.selectFrom('pages').selectAll().where('workspace_id', '=', workspaceId).execute();
-  return new Map(rows.map((r) => [r.path, r]));
-}
-
-/**
- * Works out, without writing, how every page but `from` and `to` changes when its links to
- * `from` are made to point at `to` (`rewriteLinks`, keeping each link's form). Files are walked
- * rather than rows so that a page not yet indexed (written by git) is rewritten too.
- */
-export async function planLinkRewrites(
-  files: WorkspaceFiles,
-  rows: ReadonlyMap<string, PageRow>,
-  from: string,
-  to: string,
-): Promise<LinkRewrite[]> {
-  const pending: LinkRewrite[] = [];
-  for (const path of await files.listPages()) {
-    if (path === from || path === to) continue;
-    const file = await files.read(path);
-    if (!file) continue;
-    const rewritten = rewriteLinks(file.body, path, from, to);
-    if (!rewritten.changed) continue;
-    pending.push({
-      path,
-      row: rows.get(path),
-      text: replaceBody(file, rewritten.body),
-      body: rewritten.body,
-    });
-  }
-  return pending;
-}
-
-/** What a move changes in the index once its files are in place. */
-export interface IndexedMove {
-  workspaceId: string;
-  pageId: string;
-  from: string;
-  to: string;
-  at: string;
-  /** The moved page's updated row and body; absent when it has no row to move (not indexed yet). */
-  moved?: Rewritten;
-  /** Rows of the pages whose links were rewritten, with their new hashes. */
-  others: Rewritten[];
-  /** The `page_moved` entry; absent when it is already recorded. */
-  activity?: { actorId: string | null; details: Record<string, unknown> };
-}
-
-/**
- * Makes a moved page's old path redirect to it: the alias from `from` replaces any earlier
- * one there, and an alias at `to` (now a page again) goes. Inside the caller's transaction.
- */
-export async function recordAlias(
-  trx: Kysely<Database>,
-  workspaceId: string,
-  move: { pageId: string; from: string; to: string; at: string },
-): Promise<void> {
-  await trx
-    .deleteFrom('page_aliases')
-    .where('workspace_id', '=', workspaceId)
-    .where('old_path', 'in', [move.from, move.to])
-    .execute();
-  await trx
-    .insertInto('page_aliases')
-    .values({ workspace_id: workspaceId, old_path: move.from, page_id: move.pageId, created_at: move.at })
-    .execute();
-}
-
-/**
- * The index side of a move, inside the caller's transaction: the moved row and the rewritten
- * rows with their search documents, the alias from the old path, and the activity.
- * Idempotent, so recovery can run it after a crash whatever part of it had committed.
- */
-export async function indexMove(
-  trx: Kysely<Database>,
-  search: SearchIndex,
-  move: IndexedMove,
-): Promise<void> {
-  const ws = move.workspaceId;
-  // A stale row at the target (its file gone) would block the path; an alias there is obsolete now.
-  await trx
-    .deleteFrom('pages')
-    .where('workspace_id', '=', ws)
-    .where('path', '=', move.to)
-    .where('id', '!=', move.pageId)
-    .execute();
-  for (const { row, body } of [...(move.moved ? [move.moved] : []), ...move.others]) {
-    await trx
-      .updateTable('pages')
-      .set({
-        path: row.path,
-        content_hash: row.content_hash,
-        updated_at: row.updated_at,
-        updated_by: row.updated_by,
-      })
-      .where('id', '=', row.id)
-      .execute();
-    await indexForSearch(trx, search, row, body);
-  }
-  await recordAlias(trx, ws, move);
-  if (move.activity) {
-    await record(trx, {
-      workspaceId: ws,
-      action: 'page_moved',
-      path: move.to,
-      pageId: move.pageId,
-      actorId: move.activity.actorId,
-      at: move.at,
-      details: { old_path: move.from, new_path: move.to, ...move.activity.details },
-    });
-  }
-}
-
-/** `row` and `body` as they stand after a change by `actorId` at `at`. */
-export const touched = (row: PageRow, body: string, at: string, actorId: string | null): Rewritten => ({
-  row: { ...row, content_hash: contentHash(body), updated_at: at, updated_by: actorId },
-  body,
-});
+import * as pagesTable from '../../store/repositories/pages.js';
+import { actorIdOf } from '../activity.js';
+import type { PageContext } from './context.js';
+import { indexMove, planLinkRewrites, touched } from './move-index.js';
+import { type PageObject, presentPage, replaceBody } from './page-object.js';
 
 /**
  * Moves (renames) a page keeping its page_id. Under the workspace lock, a journal record
@@ -185,7 +47,12 @@ export async function movePage(
     const now = clock.now().toISOString();
 
     // Work out every rewrite before touching a file, so a read failure changes nothing.
-    const pending = await planLinkRewrites(loc.files, await rowsByPath(ctx.db, loc.workspace.id), from, to);
+    const pending = await planLinkRewrites(
+      loc.files,
+      await pagesTable.mapByPath(ctx.db, loc.workspace.id),
+      from,
+      to,
+    );
     const relinked = relinkMovedPage(file.body, from, to);
     // Unchanged, the page is copied byte for byte, as a rename would keep it.
     const movedText = relinked.changed

@@ -1,9 +1,9 @@
-import type { Kysely } from 'kysely';
 import type { PageFile } from '../../content/workspace-files.js';
 import { contentHash, frontmatterHash, readPageMeta } from '../../domain/frontmatter.js';
 import type { SearchDocument, SearchIndex } from '../../search/search-index.js';
-import { inBatches } from '../../store/batches.js';
-import type { Database, PageRow, WorkspaceRow } from '../../store/schema.js';
+import type { Queryable } from '../../store/repositories/queryable.js';
+import type { PageRow, WorkspaceRow } from '../../store/schema.js';
+import { readSettings } from '../workspaces/settings.js';
 
 export type FrontmatterMode = 'strict' | 'lenient';
 
@@ -44,12 +44,12 @@ export function titleFromPath(pagePath: string): string {
 
 /** The workspace's frontmatter mode: its own setting, else the instance's FRONTMATTER_MODE. */
 export function frontmatterModeOf(workspace: WorkspaceRow, fallback: FrontmatterMode): FrontmatterMode {
-  try {
-    const mode = (JSON.parse(workspace.settings) as { frontmatter_mode?: unknown }).frontmatter_mode;
-    return mode === 'strict' || mode === 'lenient' ? mode : fallback;
-  } catch {
-    return fallback;
-  }
+  return readSettings(workspace, { frontmatterMode: fallback }).frontmatter_mode;
+}
+
+/** The body of a page file with its text before the body (frontmatter and fences) kept byte for byte. */
+export function replaceBody(file: Pick<PageFile, 'text' | 'body'>, body: string): string {
+  return file.text.slice(0, file.text.length - file.body.length) + body;
 }
 
 export interface RowSource {
@@ -168,47 +168,6 @@ export function presentPage(row: PageRow, body: string): PageObject {
   };
 }
 
-/** Inserts a page row or replaces the one with the same id. */
-export async function saveRow(trx: Kysely<Database>, row: PageRow, exists: boolean): Promise<void> {
-  if (exists) {
-    const { id, ...rest } = row;
-    await trx.updateTable('pages').set(rest).where('id', '=', id).execute();
-  } else {
-    await trx.insertInto('pages').values(row).execute();
-  }
-}
-
-/**
- * Inserts or replaces many page rows by id, a batch per statement. Like saveRow it does not
- * free paths: rows leaving a path a new row takes must be deleted first.
- */
-export async function saveRows(trx: Kysely<Database>, rows: readonly PageRow[]): Promise<void> {
-  for (const batch of inBatches(rows)) {
-    await trx
-      .insertInto('pages')
-      .values(batch)
-      .onConflict((oc) =>
-        oc.column('id').doUpdateSet((eb) => ({
-          workspace_id: eb.ref('excluded.workspace_id'),
-          path: eb.ref('excluded.path'),
-          title: eb.ref('excluded.title'),
-          description: eb.ref('excluded.description'),
-          tags: eb.ref('excluded.tags'),
-          status: eb.ref('excluded.status'),
-          sort_order: eb.ref('excluded.sort_order'),
-          content_hash: eb.ref('excluded.content_hash'),
-          frontmatter_hash: eb.ref('excluded.frontmatter_hash'),
-          frontmatter_error: eb.ref('excluded.frontmatter_error'),
-          restricted: eb.ref('excluded.restricted'),
-          created_at: eb.ref('excluded.created_at'),
-          updated_at: eb.ref('excluded.updated_at'),
-          updated_by: eb.ref('excluded.updated_by'),
-        })),
-      )
-      .execute();
-  }
-}
-
 const searchDocument = (row: PageRow, body: string): SearchDocument => ({
   page_id: row.id,
   workspace_id: row.workspace_id,
@@ -223,7 +182,7 @@ const searchDocument = (row: PageRow, body: string): SearchDocument => ({
 
 /** indexForSearch for many pages at once, with a few statements per batch instead of per page. */
 export async function indexManyForSearch(
-  trx: Kysely<Database>,
+  trx: Queryable,
   search: SearchIndex,
   pages: ReadonlyArray<{ row: PageRow; body: string }>,
 ): Promise<void> {
@@ -243,7 +202,7 @@ export async function indexManyForSearch(
  * search whatever the index implementation filters.
  */
 export async function indexForSearch(
-  trx: Kysely<Database>,
+  trx: Queryable,
   search: SearchIndex,
   row: PageRow,
   body: string,

@@ -10,16 +10,17 @@ import {
 import { patchFrontmatterText } from '../../domain/frontmatter-patch.js';
 import { CAN } from '../../domain/policy.js';
 import { AppError, conflict, invalid } from '../../errors.js';
+import * as pagesTable from '../../store/repositories/pages.js';
 import type { PageRow } from '../../store/schema.js';
 import { actorIdOf, record } from '../activity.js';
-import { createPageContext, type Located, type PagesDeps, replaceBody } from './context.js';
+import { createPageContext, type Located, type PagesDeps } from './context.js';
 import {
   indexForSearch,
   type PageObject,
   parseTags,
   presentPage,
+  replaceBody,
   rowFor,
-  saveRow,
   titleFromPath,
 } from './page-object.js';
 import { movePage } from './moves.js';
@@ -64,15 +65,13 @@ export function createPages(deps: PagesDeps) {
     activity: Parameters<typeof record>[1],
   ) {
     await db.transaction().execute(async (trx) => {
-      if (!exists) {
+      if (exists) {
+        await pagesTable.replaceRow(trx, row);
+      } else {
         // A row left at this path by a file removed behind Folio's back would block the insert.
-        await trx
-          .deleteFrom('pages')
-          .where('workspace_id', '=', loc.workspace.id)
-          .where('path', '=', row.path)
-          .execute();
+        await pagesTable.deleteAtPath(trx, loc.workspace.id, row.path);
+        await pagesTable.insertRow(trx, row);
       }
-      await saveRow(trx, row, exists);
       await record(trx, activity);
       await indexForSearch(trx, searchIndex, row, body);
     });
@@ -242,7 +241,7 @@ export function createPages(deps: PagesDeps) {
         await loc.files.remove(loc.path);
         const now = clock.now().toISOString();
         await db.transaction().execute(async (trx) => {
-          await trx.deleteFrom('pages').where('id', '=', row.id).execute();
+          await pagesTable.deleteByIds(trx, [row.id]);
           await trx.deleteFrom('page_aliases').where('page_id', '=', row.id).execute();
           await searchIndex.remove(trx, row.id);
           await record(trx, {

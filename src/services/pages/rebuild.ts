@@ -3,6 +3,7 @@ import { slugify } from '../../domain/slug.js';
 import { type Actor, isSystem } from '../../domain/actor.js';
 import { forbidden, notFound } from '../../errors.js';
 import type { Logger } from '../../logger.js';
+import * as workspacesTable from '../../store/repositories/workspaces.js';
 import type { Store } from '../../store/database.js';
 import type { WorkspaceRow } from '../../store/schema.js';
 import { uniqueHandle } from '../identity/accounts.js';
@@ -64,7 +65,7 @@ export function createRebuilder(deps: RebuildDeps) {
         continue;
       }
       if (slug !== undefined && meta.slug !== slug) continue;
-      if (await db.selectFrom('workspaces').select('id').where('id', '=', id).executeTakeFirst()) continue;
+      if (await workspacesTable.existsWithId(db, id)) continue;
       const now = deps.clock.now().toISOString();
       const row = await db.transaction().execute(async (trx) => {
         let adoption: Adoption = 'own';
@@ -91,11 +92,7 @@ export function createRebuilder(deps: RebuildDeps) {
               .execute();
           }
         }
-        const taken = await trx
-          .selectFrom('workspaces')
-          .select('id')
-          .where('slug', '=', meta.slug)
-          .executeTakeFirst();
+        const taken = await workspacesTable.isSlugTaken(trx, meta.slug);
         const row: WorkspaceRow = {
           id,
           org_id: orgId,
@@ -110,7 +107,7 @@ export function createRebuilder(deps: RebuildDeps) {
           created_at: meta.created_at,
           updated_at: now,
         };
-        await trx.insertInto('workspaces').values(row).execute();
+        await workspacesTable.insertRow(trx, row);
         await saveWorkspaceMeta(trx, deps.dataDir, row);
         return Object.assign(row, { adoption });
       });
@@ -139,9 +136,10 @@ export function createRebuilder(deps: RebuildDeps) {
       const progress = options.progress ?? (() => undefined);
       await moveMetadataOutOfTrees(deps);
       const restored = await restore(options.slug, progress);
-      let query = db.selectFrom('workspaces').selectAll().where('deleted_at', 'is', null);
-      if (options.slug !== undefined) query = query.where('slug', '=', options.slug);
-      const workspaces = await query.orderBy('slug').execute();
+      const workspaces = await workspacesTable.listLive(
+        db,
+        options.slug !== undefined ? { slug: options.slug } : {},
+      );
       if (options.slug !== undefined && workspaces.length === 0)
         throw notFound(`Workspace "${options.slug}"`);
       const result: RebuildResult = { restored, rebuilt: [], failed: [] };

@@ -7,9 +7,11 @@ import type { Logger } from '../../logger.js';
 import type { SearchIndex } from '../../search/search-index.js';
 import { inBatches } from '../../store/batches.js';
 import type { Store } from '../../store/database.js';
+import * as pagesTable from '../../store/repositories/pages.js';
+import * as workspacesTable from '../../store/repositories/workspaces.js';
 import type { PageRow, WorkspaceRow } from '../../store/schema.js';
 import { type ActivityEntry, recordMany } from '../activity.js';
-import { recordAlias } from './moves.js';
+import { recordAlias } from './move-index.js';
 import type { Clock } from '../../lib/clock.js';
 import {
   type FrontmatterMode,
@@ -17,7 +19,6 @@ import {
   indexManyForSearch,
   rowChanged,
   rowFor,
-  saveRows,
 } from './page-object.js';
 import { type Found, scanPages, type SkippedFile, writePageIds } from './reconcile-files.js';
 
@@ -75,21 +76,6 @@ export function createReconciler(deps: ReconcilerDeps) {
   const { store, searchIndex } = deps;
   const db = store.db;
 
-  /** Ids from `ids` already used by pages of other workspaces (a file copied between workspaces). */
-  async function idsElsewhere(workspaceId: string, ids: string[]): Promise<Set<string>> {
-    const taken = new Set<string>();
-    for (const part of inBatches(ids)) {
-      const rows = await db
-        .selectFrom('pages')
-        .select('id')
-        .where('id', 'in', part)
-        .where('workspace_id', '!=', workspaceId)
-        .execute();
-      for (const r of rows) taken.add(r.id);
-    }
-    return taken;
-  }
-
   /** Pairs each file with a page id (see createReconciler); rows left over have lost their files. */
   async function match(workspaceId: string, rows: PageRow[], found: Found[]) {
     const byId = new Map(rows.map((r) => [r.id, r]));
@@ -100,7 +86,9 @@ export function createReconciler(deps: ReconcilerDeps) {
       claimed.add(id);
       assigned.set(f, { found: f, id, previous });
     };
-    const foreign = await idsElsewhere(
+    // Ids other workspaces' pages already use (a file copied between workspaces) are not taken over.
+    const foreign = await pagesTable.idsUsedElsewhere(
+      db,
       workspaceId,
       found.flatMap((f) => (f.fmId && !byId.has(f.fmId) ? [f.fmId] : [])),
     );
@@ -143,7 +131,7 @@ export function createReconciler(deps: ReconcilerDeps) {
     const now = deps.clock.now().toISOString();
     const files = new WorkspaceFiles(workspaceDir(deps.dataDir, workspace.id));
     const mode = frontmatterModeOf(workspace, deps.frontmatterMode);
-    const rows = await db.selectFrom('pages').selectAll().where('workspace_id', '=', workspace.id).execute();
+    const rows = await pagesTable.listByWorkspace(db, workspace.id);
     // A missing tree (an unmounted volume, a mistyped DATA_DIR, or an empty one that `git init`
     // recreated) must not read as "every page deleted".
     if (!(await isWorkspaceTree(files.root, workspace.id))) {
@@ -222,12 +210,12 @@ export function createReconciler(deps: ReconcilerDeps) {
       if (options.force) await searchIndex.removeWorkspace(trx, workspace.id);
       // Rows that leave or change path go first, so no path is held twice mid-way.
       const gone = [...removedIds, ...writes.filter((w) => w.kind === 'moved').map((w) => w.row.id)];
-      for (const part of inBatches(gone)) await trx.deleteFrom('pages').where('id', 'in', part).execute();
+      await pagesTable.deleteByIds(trx, gone);
       for (const part of inBatches(removedIds)) {
         await trx.deleteFrom('page_aliases').where('page_id', 'in', part).execute();
       }
       await searchIndex.removeMany(trx, removedIds);
-      await saveRows(trx, written);
+      await pagesTable.upsertRows(trx, written);
       // A rename found on disk or pulled from git redirects its old URL, as a move through Folio does.
       for (const w of writes) {
         const from = pathBefore.get(w.row.id);
@@ -270,12 +258,7 @@ export function createReconciler(deps: ReconcilerDeps) {
       if (background) return;
       stopping = false;
       background = (async () => {
-        const workspaces = await db
-          .selectFrom('workspaces')
-          .selectAll()
-          .where('deleted_at', 'is', null)
-          .execute();
-        for (const ws of workspaces) {
+        for (const ws of await workspacesTable.listLive(db)) {
           if (stopping) return;
           try {
             const s = await deps.lock.run(ws.id, () => reconcileLocked(ws, { recordActivity: true }));

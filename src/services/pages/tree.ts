@@ -4,6 +4,7 @@ import { readPageMeta } from '../../domain/frontmatter.js';
 import { normalizePagePath, parentFolder } from '../../domain/paths.js';
 import { atLeast, CAN } from '../../domain/policy.js';
 import { invalid } from '../../errors.js';
+import * as pagesTable from '../../store/repositories/pages.js';
 import type { PageRow } from '../../store/schema.js';
 import { actorIdOf, record } from '../activity.js';
 import type { PageContext } from './context.js';
@@ -100,11 +101,7 @@ export async function pageTree(
   workspace: string,
 ): Promise<{ tree: TreeNode[] }> {
   const { workspace: ws, role } = await ctx.deps.access.require(actor, workspace, CAN.read);
-  const rows = await ctx.db
-    .selectFrom('pages')
-    .select(['id', 'path', 'title', 'sort_order', 'restricted'])
-    .where('workspace_id', '=', ws.id)
-    .execute();
+  const rows = await pagesTable.listByWorkspace(ctx.db, ws.id);
   const admin = atLeast(role, 'admin');
   return { tree: buildTree(rows.filter((row) => row.restricted !== 1 || admin)) };
 }
@@ -140,8 +137,7 @@ export async function reorderPages(
   const { clock, events } = ctx.deps;
   const actorId = actorIdOf(actor);
 
-  const loadRows = () =>
-    ctx.db.selectFrom('pages').selectAll().where('workspace_id', '=', ws.id).where('id', 'in', ids).execute();
+  const loadRows = () => pagesTable.listByIds(ctx.db, ws.id, ids);
 
   const changed = await ctx.deps.lock.run(ws.id, async () => {
     let rows = await loadRows();
@@ -188,18 +184,8 @@ export async function reorderPages(
     }
     if (updates.length === 0) return [];
     await ctx.db.transaction().execute(async (trx) => {
-      for (const u of updates) {
-        await trx
-          .updateTable('pages')
-          .set({
-            sort_order: u.sort_order,
-            frontmatter_hash: u.frontmatter_hash,
-            updated_at: now,
-            updated_by: actorId,
-          })
-          .where('id', '=', u.id)
-          .execute();
-      }
+      for (const u of updates)
+        await pagesTable.updateSortOrder(trx, { ...u, updated_at: now, updated_by: actorId });
       await record(trx, {
         workspaceId: ws.id,
         action: 'pages_reordered',

@@ -1,7 +1,7 @@
 import type { Actor } from '../../domain/actor.js';
 import { AppError } from '../../errors.js';
 import type { PageObject } from './page-object.js';
-import type { CreatePageInput, UpdatePageInput } from './pages.js';
+import type { CreatePageInput, UpdatePageInput } from './page-inputs.js';
 
 /** The page writes an upsert is made of. */
 export interface PageWrites {

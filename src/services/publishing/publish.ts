@@ -2,6 +2,7 @@ import type { Actor } from '../../domain/actor.js';
 import { CAN } from '../../domain/policy.js';
 import { AppError } from '../../errors.js';
 import type { Store } from '../../store/database.js';
+import * as pagesTable from '../../store/repositories/pages.js';
 import type { AccessService } from '../access.js';
 import { actorIdOf, record } from '../activity.js';
 import type { Clock } from '../../lib/clock.js';
@@ -55,14 +56,7 @@ export function createPublishing(deps: {
     /** Admins: publishes every draft and turns `public_site` on. */
     async publishWorkspace(actor: Actor, workspaceId: string): Promise<PublishResult> {
       const { workspace } = await deps.access.require(actor, workspaceId, CAN.administer);
-      const drafts = await db
-        .selectFrom('pages')
-        .select('path')
-        .where('workspace_id', '=', workspace.id)
-        .where('status', '!=', 'published')
-        .where('restricted', '=', 0)
-        .orderBy('path')
-        .execute();
+      const drafts = await pagesTable.listDrafts(db, workspace.id);
       const published: string[] = [];
       for (const { path } of drafts) {
         if (await publishPage(actor, workspace.id, path)) published.push(path);

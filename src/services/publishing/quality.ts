@@ -5,6 +5,7 @@ import { readPageMeta } from '../../domain/frontmatter.js';
 import { CAN } from '../../domain/policy.js';
 import { analyseWorkspace, type QualityIssue, type QualityIssueType } from '../../render/quality.js';
 import type { Store } from '../../store/database.js';
+import * as pagesTable from '../../store/repositories/pages.js';
 import type { AccessService } from '../access.js';
 
 /** `GET /api/v1/workspaces/:id/quality`'s body. */
@@ -67,12 +68,7 @@ export function createQuality(deps: { store: Store; access: AccessService; dataD
   return {
     async report(actor: Actor, workspaceId: string): Promise<QualityReport> {
       const { workspace } = await deps.access.require(actor, workspaceId, CAN.readAdmin);
-      const rows = await db
-        .selectFrom('pages')
-        .select(['path', 'title', 'description', 'status'])
-        .where('workspace_id', '=', workspace.id)
-        .orderBy('path')
-        .execute();
+      const rows = await pagesTable.listOrderedByPath(db, workspace.id, { includeRestricted: true });
       const files = new WorkspaceFiles(workspaceDir(deps.dataDir, workspace.id));
       // Title and description as the file has them: the index fills a missing title in from the path.
       const read = async (r: (typeof rows)[number]) => {

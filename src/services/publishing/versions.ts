@@ -10,6 +10,8 @@ import { WorkspaceRepo } from '../../git/repository.js';
 import type { Logger } from '../../logger.js';
 import type { EventBus } from '../../events/bus.js';
 import type { Store } from '../../store/database.js';
+import * as pagesTable from '../../store/repositories/pages.js';
+import { readStoredSettings, writeStoredSettings } from '../../store/repositories/workspace-settings.js';
 import type { DocVersionsTable, WorkspaceRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
 import { actorIdOf, record } from '../activity.js';
@@ -187,14 +189,7 @@ export function createVersions(deps: VersionsDeps) {
         // The index must describe the files being tagged (an edit on disk may not be indexed yet).
         await deps.reconciler.reconcileLocked(workspace, { recordActivity: true });
         const commit = await freezeTree(workspace, input.slug, input.name, actor);
-        const pages = await db
-          .selectFrom('pages')
-          .select(['id', 'path', 'content_hash', 'title'])
-          .where('workspace_id', '=', workspace.id)
-          .where('status', '=', 'published')
-          .where('restricted', '=', 0)
-          .orderBy('path')
-          .execute();
+        const pages = await pagesTable.listPublished(db, workspace.id);
         const now = deps.clock.now().toISOString();
         const version: DocVersionRow = {
           id: nextId(),
@@ -298,20 +293,11 @@ export function createVersions(deps: VersionsDeps) {
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('doc_version_pages').where('version_id', '=', row.id).execute();
         await trx.deleteFrom('doc_versions').where('id', '=', row.id).execute();
-        const current = await trx
-          .selectFrom('workspaces')
-          .select('settings')
-          .where('id', '=', workspace.id)
-          .executeTakeFirstOrThrow();
-        const settings = parseObject(current.settings);
+        const settings = (await readStoredSettings(trx, workspace.id)) ?? {};
         if (settings.default_version === row.slug) {
           // A dangling default would make the root fall back silently; clear it with the version.
           delete settings.default_version;
-          await trx
-            .updateTable('workspaces')
-            .set({ settings: JSON.stringify(settings), updated_at: now })
-            .where('id', '=', workspace.id)
-            .execute();
+          await writeStoredSettings(trx, workspace.id, settings, { updatedAt: now });
         }
         await record(trx, {
           workspaceId: workspace.id,
@@ -346,14 +332,3 @@ export function createVersions(deps: VersionsDeps) {
 
 export type VersionsService = ReturnType<typeof createVersions>;
 export type { FrozenVersion } from './version-files.js';
-
-function parseObject(json: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(json);
-    return value && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {};
-  } catch {
-    return {};
-  }
-}

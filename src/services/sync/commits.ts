@@ -4,6 +4,8 @@ import type { WorkspaceLock } from '../../git/lock.js';
 import type { CommitOptions, WorkspaceRepo } from '../../git/repository.js';
 import type { Logger } from '../../logger.js';
 import type { Store } from '../../store/database.js';
+import * as pagesTable from '../../store/repositories/pages.js';
+import * as workspacesTable from '../../store/repositories/workspaces.js';
 import { FOLIO_IDENTITY, type RepoOpener } from './repo-opener.js';
 import type { SyncState } from './state.js';
 
@@ -136,12 +138,7 @@ export function createGitCommits(deps: GitCommitsDeps) {
 
   async function describe(workspaceId: string, op: Op): Promise<string> {
     if (op.kind === 'create' || op.kind === 'update') {
-      const row = await db
-        .selectFrom('pages')
-        .select('title')
-        .where('workspace_id', '=', workspaceId)
-        .where('path', '=', op.path)
-        .executeTakeFirst();
+      const row = await pagesTable.findByPath(db, workspaceId, op.path);
       return `docs: ${op.kind} ${row?.title ?? op.path}`;
     }
     if (op.kind === 'move') return `docs: move ${op.from} to ${op.path}`;
@@ -180,12 +177,8 @@ export function createGitCommits(deps: GitCommitsDeps) {
       pending.delete(key);
       if (batch.timer) clearTimeout(batch.timer);
     }
-    const ws = await db
-      .selectFrom('workspaces')
-      .select(['id', 'git_branch', 'git_remote', 'deleted_at'])
-      .where('id', '=', workspaceId)
-      .executeTakeFirst();
-    if (!ws || ws.deleted_at !== null) return false;
+    const ws = await workspacesTable.findLiveById(db, workspaceId);
+    if (!ws) return false;
     let committed = false;
     try {
       const repo = await deps.repos.open(ws);
@@ -234,11 +227,7 @@ export function createGitCommits(deps: GitCommitsDeps) {
      * commit, in every live workspace (as Folio, since the author is unknown).
      */
     async commitLeftovers(): Promise<void> {
-      const workspaces = await db
-        .selectFrom('workspaces')
-        .select(['id', 'git_branch', 'git_remote'])
-        .where('deleted_at', 'is', null)
-        .execute();
+      const workspaces = await workspacesTable.listLive(db);
       for (const ws of workspaces) {
         const sha = await deps.lock.run(ws.id, async () => {
           try {

@@ -10,6 +10,7 @@ import { AppError, conflict, notFound } from '../../errors.js';
 import type { EventBus } from '../../events/bus.js';
 import type { ConflictFile } from '../../git/repository.js';
 import type { Store } from '../../store/database.js';
+import * as pagesTable from '../../store/repositories/pages.js';
 import type { SyncConflictRow, WorkspaceRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
 import { actorIdOf, record } from '../activity.js';
@@ -112,12 +113,7 @@ export function createSyncConflicts(deps: {
 
   /** The page a conflicted file belongs to: its index row, else the id in either side's frontmatter. */
   async function pageIdFor(workspaceId: string, c: ConflictFile): Promise<string> {
-    const row = await db
-      .selectFrom('pages')
-      .select('id')
-      .where('workspace_id', '=', workspaceId)
-      .where('path', '=', c.path)
-      .executeTakeFirst();
+    const row = await pagesTable.findByPath(db, workspaceId, c.path);
     if (row) return row.id;
     for (const text of [c.ours, c.theirs]) {
       const id = text === null ? undefined : readPageMeta(parsePageFile(text).frontmatter).id;

@@ -8,6 +8,7 @@ import type { ChangedPath, ConflictFile, MergeResult, WorkspaceRepo } from '../.
 import { parsePushPayload, verifyWebhookSignature, type WebhookHeaders } from '../../git/webhook.js';
 import type { Logger } from '../../logger.js';
 import type { Store } from '../../store/database.js';
+import * as workspacesTable from '../../store/repositories/workspaces.js';
 import type { WorkspaceRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
 import { record } from '../activity.js';
@@ -115,12 +116,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
   };
 
   async function load(workspaceId: string): Promise<WorkspaceRow | undefined> {
-    return db
-      .selectFrom('workspaces')
-      .selectAll()
-      .where('id', '=', workspaceId)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
+    return workspacesTable.findLiveById(db, workspaceId);
   }
 
   /** Pushes when the local branch has commits the remote lacks; true when it pushed. */
@@ -376,13 +372,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
   }
 
   async function remoteWorkspaces(): Promise<string[]> {
-    const rows = await db
-      .selectFrom('workspaces')
-      .select('id')
-      .where('deleted_at', 'is', null)
-      .where('git_remote', 'is not', null)
-      .execute();
-    return rows.map((r) => r.id);
+    return workspacesTable.listLiveIdsWithRemote(db);
   }
 
   return {

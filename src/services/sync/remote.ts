@@ -11,6 +11,7 @@ import { runGit, type GitAuth } from '../../git/git.js';
 import type { WorkspaceLock } from '../../git/lock.js';
 import { classifyRemote, type ClassifiedRemote } from '../../git/remote-url.js';
 import type { Store } from '../../store/database.js';
+import * as workspacesTable from '../../store/repositories/workspaces.js';
 import type { WorkspaceRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
 import { actorIdOf, record } from '../activity.js';
@@ -256,11 +257,11 @@ export function createGitRemote(deps: GitRemoteDeps) {
           if (changed) await (await deps.repos.open(workspace)).setRemote(null);
           await deps.repos.open(updated);
           await db.transaction().execute(async (trx) => {
-            await trx
-              .updateTable('workspaces')
-              .set({ git_remote: gitRemote, git_branch: gitBranch, updated_at: now })
-              .where('id', '=', workspace.id)
-              .execute();
+            await workspacesTable.updateRemote(trx, workspace.id, {
+              git_remote: gitRemote,
+              git_branch: gitBranch,
+              updated_at: now,
+            });
             await record(trx, {
               workspaceId: workspace.id,
               action: 'git_remote_changed',

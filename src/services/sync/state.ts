@@ -4,6 +4,7 @@ import type { EventBus } from '../../events/bus.js';
 import { GitError, type GitErrorKind, redactCredentials } from '../../git/git.js';
 import { readKnownHosts, type TrustedHostKey } from '../../git/known-hosts.js';
 import type { Store } from '../../store/database.js';
+import * as workspacesTable from '../../store/repositories/workspaces.js';
 import type { Database } from '../../store/schema.js';
 import type { Clock } from '../../lib/clock.js';
 
@@ -112,36 +113,19 @@ export function createSyncState(deps: { store: Store; events: EventBus; clock: C
   return {
     /** Sets `sync_status`, emitting `sync-status` when it changed. */
     async setStatus(workspaceId: string, status: SyncStatus): Promise<void> {
-      const r = await db
-        .updateTable('workspaces')
-        .set({ sync_status: status })
-        .where('id', '=', workspaceId)
-        .where('sync_status', '!=', status)
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows) > 0)
+      if (await workspacesTable.updateSyncStatus(db, workspaceId, status))
         deps.events.emit('sync-status', { workspace_id: workspaceId, status });
     },
 
     /** The current status as stored. */
     async status(workspaceId: string): Promise<SyncStatus> {
-      const row = await db
-        .selectFrom('workspaces')
-        .select('sync_status')
-        .where('id', '=', workspaceId)
-        .executeTakeFirst();
-      return (row?.sync_status ?? 'idle') as SyncStatus;
+      return ((await workspacesTable.findSyncStatus(db, workspaceId)) ?? 'idle') as SyncStatus;
     },
 
     /** What failed works again (a commit): forgets the error and leaves `error` for `idle`. */
     async clearError(workspaceId: string): Promise<void> {
       await upsert(workspaceId, { last_error: null, last_error_at: null });
-      const r = await db
-        .updateTable('workspaces')
-        .set({ sync_status: 'idle' })
-        .where('id', '=', workspaceId)
-        .where('sync_status', '=', 'error')
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows) > 0)
+      if (await workspacesTable.updateSyncStatus(db, workspaceId, 'idle', { from: 'error' }))
         deps.events.emit('sync-status', { workspace_id: workspaceId, status: 'idle' });
     },
 

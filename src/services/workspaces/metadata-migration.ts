@@ -13,6 +13,7 @@ import {
 } from '../../content/workspace-meta.js';
 import { runGit } from '../../git/git.js';
 import type { Logger } from '../../logger.js';
+import * as workspacesTable from '../../store/repositories/workspaces.js';
 import type { Store } from '../../store/database.js';
 import { saveWorkspaceMeta } from './records.js';
 
@@ -74,11 +75,7 @@ async function keepMetaOutside(
   trusted: boolean,
 ): Promise<void> {
   if (await readWorkspaceMeta(deps.dataDir, id)) return;
-  const row = await deps.store.db
-    .selectFrom('workspaces')
-    .selectAll()
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const row = await workspacesTable.findById(deps.store.db, id);
   if (row) return saveWorkspaceMeta(deps.store.db, deps.dataDir, row);
   if (!trusted) {
     deps.logger.warn({ workspace_id: id }, 'ignored a .folio/workspace.json that came from git');

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { metaFromRow, writeWorkspaceMeta } from '../../content/workspace-meta.js';
 import { MAX_SLUG_LENGTH, slugify } from '../../domain/slug.js';
+import * as workspacesTable from '../../store/repositories/workspaces.js';
 import type { Database, WorkspaceRow } from '../../store/schema.js';
 
 /**
@@ -12,15 +13,7 @@ export async function uniqueWorkspaceSlug(db: Kysely<Database>, wanted: string):
     slugify(wanted)
       .slice(0, MAX_SLUG_LENGTH - 4)
       .replace(/-+$/, '') || 'docs';
-  const taken = new Set(
-    (
-      await db
-        .selectFrom('workspaces')
-        .select('slug')
-        .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]))
-        .execute()
-    ).map((r) => r.slug),
-  );
+  const taken = new Set(await workspacesTable.listSlugsLike(db, base));
   if (!taken.has(base)) return base;
   for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
 }
@@ -78,10 +71,10 @@ export async function adoptOrphanWorkspaces(
       .execute()
   ).map((o) => o.id);
   if (orphanOrgs.length === 0) return [];
-  const adopted = await trx.selectFrom('workspaces').selectAll().where('org_id', 'in', orphanOrgs).execute();
+  const adopted = await workspacesTable.listByOrgs(trx, orphanOrgs);
   if (adopted.length === 0) return [];
   const emptied = [...new Set(adopted.map((w) => w.org_id))];
-  await trx.updateTable('workspaces').set({ org_id: orgId }).where('org_id', 'in', emptied).execute();
+  await workspacesTable.moveToOrg(trx, emptied, orgId);
   await trx.deleteFrom('orgs').where('id', 'in', emptied).execute();
   const moved = adopted.map((w) => ({ ...w, org_id: orgId }));
   for (const w of moved) await saveWorkspaceMeta(trx, dataDir, w);

@@ -1,9 +1,12 @@
 import { z } from 'zod';
 import type { Actor } from '../../domain/actor.js';
 import { CAN } from '../../domain/policy.js';
+import { notFound } from '../../errors.js';
 import { THEME_NAMES, type ThemeName } from '../../render/themes.js';
 import type { EventBus } from '../../events/bus.js';
 import type { Store } from '../../store/database.js';
+import * as workspacesTable from '../../store/repositories/workspaces.js';
+import { parseStoredSettings, writeStoredSettings } from '../../store/repositories/workspace-settings.js';
 import type { WorkspaceRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
 import { actorIdOf, record } from '../activity.js';
@@ -43,30 +46,26 @@ export const updateSettingsInput = z
 /**
  * The settings as stored merged over the defaults: the instance's
  * FRONTMATTER_MODE, the workspace name as site title, the `default` theme and
- * a private site. Unreadable JSON counts as nothing stored.
+ * a private site. Each key is checked on its own; a stored value that is not
+ * valid (or unreadable JSON) counts as nothing stored for that key. Every
+ * reader of the settings goes through here.
  */
 export function readSettings(
-  workspace: WorkspaceRow,
+  workspace: Pick<WorkspaceRow, 'settings' | 'name'>,
   defaults: { frontmatterMode: 'strict' | 'lenient' },
 ): WorkspaceSettings {
-  let stored: Record<string, unknown> = {};
-  try {
-    const parsed: unknown = JSON.parse(workspace.settings);
-    if (parsed && typeof parsed === 'object') stored = parsed as Record<string, unknown>;
-  } catch {
-    // fall back to the defaults
-  }
-  const valid = updateSettingsInput
-    .strip()
-    .safeParse(Object.fromEntries(Object.entries(stored).filter(([k]) => k in updateSettingsInput.shape)));
-  const s = valid.success ? valid.data : {};
+  const stored = parseStoredSettings(workspace.settings);
+  const valid = <K extends keyof typeof updateSettingsInput.shape>(key: K) => {
+    const parsed = updateSettingsInput.shape[key].safeParse(stored[key]);
+    return parsed.success ? parsed.data : undefined;
+  };
   return {
-    public_site: s.public_site ?? false,
-    theme: s.theme ?? 'default',
-    site_title: s.site_title || workspace.name,
-    site_description: s.site_description ?? '',
-    frontmatter_mode: s.frontmatter_mode ?? defaults.frontmatterMode,
-    default_version: s.default_version ?? null,
+    public_site: valid('public_site') ?? false,
+    theme: valid('theme') ?? 'default',
+    site_title: valid('site_title') || workspace.name,
+    site_description: valid('site_description') ?? '',
+    frontmatter_mode: valid('frontmatter_mode') ?? defaults.frontmatterMode,
+    default_version: valid('default_version') ?? null,
   };
 }
 
@@ -103,24 +102,15 @@ export function createSettings(deps: {
       const updated = await db.transaction().execute(async (trx) => {
         // Writing the row first locks it, and the re-read below then sees any
         // concurrent PUT's keys, so two admins changing different keys both land.
-        await trx.updateTable('workspaces').set({ updated_at: now }).where('id', '=', workspace.id).execute();
-        const row = await trx
-          .selectFrom('workspaces')
-          .selectAll()
-          .where('id', '=', workspace.id)
-          .executeTakeFirstOrThrow();
-        let stored: Record<string, unknown> = {};
-        try {
-          stored = JSON.parse(row.settings) as Record<string, unknown>;
-        } catch {
-          // replaced below
-        }
+        await workspacesTable.touch(trx, workspace.id, now);
+        const row = await workspacesTable.findById(trx, workspace.id);
+        if (!row) throw notFound('Workspace');
         const before = readSettings(row, defaults);
         const changed = Object.keys(input).filter(
           (k) => before[k as keyof WorkspaceSettings] !== input[k as keyof typeof input],
         );
-        const settings = JSON.stringify({ ...stored, ...input });
-        await trx.updateTable('workspaces').set({ settings }).where('id', '=', workspace.id).execute();
+        const stored = parseStoredSettings(row.settings);
+        const settings = await writeStoredSettings(trx, workspace.id, { ...stored, ...input });
         if (changed.length > 0) {
           await record(trx, {
             workspaceId: workspace.id,

@@ -20,6 +20,8 @@ import type { TrustedHostKey } from '../../git/known-hosts.js';
 import type { Logger } from '../../logger.js';
 import type { SearchIndex } from '../../search/search-index.js';
 import type { Store } from '../../store/database.js';
+import * as pagesTable from '../../store/repositories/pages.js';
+import * as workspacesTable from '../../store/repositories/workspaces.js';
 import type { Database, WorkspaceRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
 import { actorIdOf, record } from '../activity.js';
@@ -31,6 +33,7 @@ import { classifyRemoteFor, type RemoteRules } from './remote-rules.js';
 import { randomToken } from '../../lib/secrets.js';
 import { type SyncSummary, syncSummaries } from '../sync/state.js';
 import { WELCOME_BODY, WELCOME_FRONTMATTER } from './welcome-page.js';
+import { readSettings } from './settings.js';
 import { adoptOrphanWorkspaces, uniqueWorkspaceSlug } from './records.js';
 
 const ULID_RE = /^[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -122,12 +125,8 @@ export function createWorkspaces(deps: WorkspacesDeps) {
   const db = store.db;
 
   function present(row: WorkspaceRow, orgHandle: string, role: Role, sync?: SyncSummary): WorkspaceRecord {
-    let publicSite = false;
-    try {
-      publicSite = (JSON.parse(row.settings) as { public_site?: unknown }).public_site === true;
-    } catch {
-      // unreadable settings: the site stays private
-    }
+    // Only public_site is shown here, so the frontmatter mode's default does not matter.
+    const publicSite = readSettings(row, { frontmatterMode: 'lenient' }).public_site;
     const out: WorkspaceRecord = {
       id: row.id,
       name: row.name,
@@ -245,7 +244,7 @@ export function createWorkspaces(deps: WorkspacesDeps) {
     const slug = await uniqueWorkspaceSlug(trx, `${org.handle}-docs`);
     const row = newRow({ orgId, name: 'Docs', slug, gitRemote: null, gitBranch: 'main', now });
     await withCleanup(trx, row.id, async (t) => {
-      await t.insertInto('workspaces').values(row).execute();
+      await workspacesTable.insertRow(t, row);
       await provision(row, org.handle);
       const frontmatter = canonicalFrontmatter({ id: ulid(), ...WELCOME_FRONTMATTER });
       const files = new WorkspaceFiles(workspaceDir(dataDir, row.id));
@@ -260,7 +259,7 @@ export function createWorkspaces(deps: WorkspacesDeps) {
         now,
         updatedBy: null,
       });
-      await t.insertInto('pages').values(page).execute();
+      await pagesTable.insertRow(t, page);
       await indexForSearch(t, deps.searchIndex, page, WELCOME_BODY);
       await record(t, {
         workspaceId: row.id,
@@ -280,12 +279,7 @@ export function createWorkspaces(deps: WorkspacesDeps) {
     /** Workspaces where the caller is a member or its organization's Super Admin, oldest first. */
     async list(actor: Actor, input: z.infer<typeof listWorkspacesInput>) {
       requireScope(actor, 'read');
-      let query = db
-        .selectFrom('workspaces')
-        .innerJoin('orgs', 'orgs.id', 'workspaces.org_id')
-        .selectAll('workspaces')
-        .select('orgs.handle as org_handle')
-        .where('workspaces.deleted_at', 'is', null);
+      let among: workspacesTable.Among | undefined;
       const superOrgs = new Set<string>();
       const memberRoles = new Map<string, string>();
       if (!isSystem(actor)) {
@@ -307,19 +301,13 @@ export function createWorkspaces(deps: WorkspacesDeps) {
         const orgIds = [...superOrgs];
         const wsIds = [...memberRoles.keys()];
         if (orgIds.length === 0 && wsIds.length === 0) return { data: [], next_cursor: null };
-        query = query.where((eb) =>
-          eb.or([
-            ...(orgIds.length ? [eb('workspaces.org_id', 'in', orgIds)] : []),
-            ...(wsIds.length ? [eb('workspaces.id', 'in', wsIds)] : []),
-          ]),
-        );
-        if (actor.via === 'api_key') query = query.where('workspaces.org_id', '=', actor.orgId);
+        among = { orgIds, ids: wsIds, ...(actor.via === 'api_key' ? { onlyOrg: actor.orgId } : {}) };
       }
-      if (input.cursor) query = query.where('workspaces.id', '>', input.cursor);
-      const rows = await query
-        .orderBy('workspaces.id')
-        .limit(input.limit + 1)
-        .execute();
+      const rows = await workspacesTable.listLiveWithOrgHandle(db, {
+        ...(among ? { among } : {}),
+        ...(input.cursor ? { after: input.cursor } : {}),
+        limit: input.limit + 1,
+      });
       const roleOf = (row: WorkspaceRow): Role => {
         if (isSystem(actor) || superOrgs.has(row.org_id)) return 'superadmin';
         const role = memberRoles.get(row.id);
@@ -369,8 +357,7 @@ export function createWorkspaces(deps: WorkspacesDeps) {
         new AppError('CONFLICT', `A workspace with the slug "${slug}" already exists`, {
           details: { field: 'slug' },
         });
-      if (await db.selectFrom('workspaces').select('id').where('slug', '=', slug).executeTakeFirst())
-        throw slugTaken();
+      if (await workspacesTable.isSlugTaken(db, slug)) throw slugTaken();
       const now = clock.now().toISOString();
       const row = newRow({
         orgId: org.id,
@@ -382,7 +369,7 @@ export function createWorkspaces(deps: WorkspacesDeps) {
       });
       try {
         await withCleanup(null, row.id, async (trx) => {
-          await trx.insertInto('workspaces').values(row).execute();
+          await workspacesTable.insertRow(trx, row);
           await record(trx, {
             workspaceId: row.id,
             action: 'workspace_created',
@@ -409,11 +396,7 @@ export function createWorkspaces(deps: WorkspacesDeps) {
         .where('id', '=', workspace.org_id)
         .executeTakeFirst();
       await db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('workspaces')
-          .set({ deleted_at: now, updated_at: now })
-          .where('id', '=', workspace.id)
-          .execute();
+        await workspacesTable.softDelete(trx, workspace.id, now);
         await deps.searchIndex.removeWorkspace(trx, workspace.id);
         await record(trx, {
           workspaceId: workspace.id,

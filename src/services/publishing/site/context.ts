@@ -14,6 +14,8 @@ import { UPLOADS_DIR, WorkspaceFiles } from '../../../content/workspace-files.js
 import type { Actor } from '../../../domain/actor.js';
 import type { EventBus } from '../../../events/bus.js';
 import type { Store } from '../../../store/database.js';
+import * as pagesTable from '../../../store/repositories/pages.js';
+import * as workspacesTable from '../../../store/repositories/workspaces.js';
 import type { WorkspaceRow } from '../../../store/schema.js';
 import type { AccessService } from '../../access.js';
 import { LruCache } from '../../../lib/lru-cache.js';
@@ -107,18 +109,14 @@ export function createSiteContext(deps: SiteContextDeps) {
 
   async function contentFingerprint(workspaceId: string): Promise<string> {
     const [pages, versions] = await Promise.all([
-      db
-        .selectFrom('pages')
-        .select(sql<string>`count(*) || '/' || coalesce(max(updated_at), '')`.as('f'))
-        .where('workspace_id', '=', workspaceId)
-        .executeTakeFirst(),
+      pagesTable.changeFingerprint(db, workspaceId),
       db
         .selectFrom('doc_versions')
         .select(sql<string>`count(*) || '/' || coalesce(max(id), '')`.as('f'))
         .where('workspace_id', '=', workspaceId)
         .executeTakeFirst(),
     ]);
-    return `${pages?.f ?? ''}|${versions?.f ?? ''}`;
+    return `${pages}|${versions?.f ?? ''}`;
   }
 
   async function build(
@@ -128,13 +126,7 @@ export function createSiteContext(deps: SiteContextDeps) {
   ): Promise<SiteState> {
     const settings = readSettings(workspace, { frontmatterMode: deps.frontmatterMode });
     const [rows, versions] = await Promise.all([
-      db
-        .selectFrom('pages')
-        .select(['id', 'path', 'title', 'description', 'sort_order', 'content_hash', 'updated_at'])
-        .where('workspace_id', '=', workspace.id)
-        .where('status', '=', 'published')
-        .where('restricted', '=', 0)
-        .execute(),
+      pagesTable.listPublished(db, workspace.id),
       deps.versions.listRows(workspace.id),
     ]);
     const pages: SitePage[] = rows.map((r) => ({
@@ -173,12 +165,7 @@ export function createSiteContext(deps: SiteContextDeps) {
       if (cached && !cached.dirty && now - cached.checkedAt < REVALIDATE_MS) return cached.state;
       // Cleared before reading, so a change announced during the reads marks it again.
       if (cached) cached.dirty = false;
-      const workspace = await db
-        .selectFrom('workspaces')
-        .selectAll()
-        .where('slug', '=', slug)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirst();
+      const workspace = await workspacesTable.findLiveBySlug(db, slug);
       if (!workspace) {
         states.delete(slug);
         return null;

@@ -17,6 +17,8 @@ import { pageRoute } from '../../../render/links.js';
 import { isThemeName, themeCss, themeCssHash, themeFavicon } from '../../../render/themes.js';
 import type { SearchIndex } from '../../../search/search-index.js';
 import type { Store } from '../../../store/database.js';
+import * as pagesTable from '../../../store/repositories/pages.js';
+import * as workspacesTable from '../../../store/repositories/workspaces.js';
 import type { AnalyticsService, VisitorSignals } from '../analytics.js';
 import { hostOf, type CustomDomainsService } from '../custom-domains.js';
 import { LruCache } from '../../../lib/lru-cache.js';
@@ -325,15 +327,9 @@ export function createSite(deps: SiteDeps) {
 
   /** The current path of a published page that used to live at `rest` (page_aliases). */
   async function movedTo(served: Served, rest: string): Promise<string | null> {
-    const candidates = rest.endsWith('/') ? [`${rest}index.md`] : [`${rest.replace(/\.md$/i, '')}.md`];
-    const alias = await deps.store.db
-      .selectFrom('page_aliases')
-      .innerJoin('pages', 'pages.id', 'page_aliases.page_id')
-      .select('pages.path')
-      .where('page_aliases.workspace_id', '=', served.state.workspace.id)
-      .where('page_aliases.old_path', 'in', candidates)
-      .executeTakeFirst();
-    return alias && served.source.byPath.has(alias.path) ? alias.path : null;
+    const candidate = rest.endsWith('/') ? `${rest}index.md` : `${rest.replace(/\.md$/i, '')}.md`;
+    const moved = await pagesTable.findMovedFrom(deps.store.db, served.state.workspace.id, candidate);
+    return moved && served.source.byPath.has(moved.path) ? moved.path : null;
   }
 
   return {
@@ -398,12 +394,7 @@ export function createSite(deps: SiteDeps) {
      * every public site (members-only sites stay unlisted) and keeps them out of the API and app.
      */
     async rootRobotsTxt(): Promise<SiteResponse> {
-      const rows = await deps.store.db
-        .selectFrom('workspaces')
-        .selectAll()
-        .where('deleted_at', 'is', null)
-        .orderBy('slug')
-        .execute();
+      const rows = await workspacesTable.listLive(deps.store.db);
       const sitemaps = rows
         .filter((row) => readSettings(row, { frontmatterMode: 'lenient' }).public_site)
         .map((row) => `Sitemap: ${deps.publicUrl}/p/${encodeURIComponent(row.slug)}/sitemap.xml\n`);
