@@ -178,8 +178,6 @@ export function createActivity(deps: { store: Store; access: AccessService }) {
   };
 }
 
-export type ActivityService = ReturnType<typeof createActivity>;
-
 function present(row: ActivityRow & { actor_name: string | null }): ActivityRecord {
   let details: Record<string, unknown> = {};
   try {

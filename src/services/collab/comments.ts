@@ -338,5 +338,3 @@ export function createComments(deps: { store: Store; clock: Clock; access: Acces
     unresolve: (actor: Actor, id: string) => setResolved(actor, id, false),
   };
 }
-
-export type CommentsService = ReturnType<typeof createComments>;

@@ -291,5 +291,3 @@ export function createMembers(deps: { store: Store; clock: Clock; access: Access
     },
   };
 }
-
-export type MembersService = ReturnType<typeof createMembers>;

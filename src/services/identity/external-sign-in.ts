@@ -335,5 +335,3 @@ export function createExternalSignIn(deps: ExternalSignInDeps) {
     },
   };
 }
-
-export type ExternalSignIn = ReturnType<typeof createExternalSignIn>;

@@ -118,5 +118,3 @@ export function createOnboarding(deps: { store: Store; clock: Clock }) {
     },
   };
 }
-
-export type OnboardingService = ReturnType<typeof createOnboarding>;

@@ -127,5 +127,3 @@ export function createPasswordReset(deps: PasswordResetDeps) {
     },
   };
 }
-
-export type PasswordReset = ReturnType<typeof createPasswordReset>;

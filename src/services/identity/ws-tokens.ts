@@ -109,5 +109,3 @@ export function createWsTokens(deps: {
     },
   };
 }
-
-export type WsTokens = ReturnType<typeof createWsTokens>;

@@ -241,8 +241,6 @@ export function createBackups(deps: BackupDeps) {
   };
 }
 
-export type BackupsService = ReturnType<typeof createBackups>;
-
 /**
  * Copies a file, folder or symlink. Files that vanish during the copy (a page deleted
  * meanwhile) are skipped rather than failing the whole backup; hidden temp files of

@@ -155,5 +155,3 @@ export async function createMailWorker(deps: {
     },
   };
 }
-
-export type MailWorker = Awaited<ReturnType<typeof createMailWorker>>;

@@ -112,5 +112,3 @@ export function createPageDiscovery(deps: {
     },
   };
 }
-
-export type PageDiscovery = ReturnType<typeof createPageDiscovery>;

@@ -167,5 +167,3 @@ export function createRebuilder(deps: RebuildDeps) {
     },
   };
 }
-
-export type Rebuilder = ReturnType<typeof createRebuilder>;

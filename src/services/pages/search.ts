@@ -53,5 +53,3 @@ export function createSearchService(deps: { access: AccessService; searchIndex: 
     },
   };
 }
-
-export type SearchService = ReturnType<typeof createSearchService>;

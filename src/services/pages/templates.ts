@@ -31,5 +31,3 @@ export function createTemplates(templates: readonly Template[] = TEMPLATES) {
     },
   };
 }
-
-export type TemplatesService = ReturnType<typeof createTemplates>;

@@ -40,5 +40,3 @@ export function createPageTrash(deps: {
     },
   };
 }
-
-export type PageTrash = ReturnType<typeof createPageTrash>;

@@ -196,5 +196,3 @@ export function createUploads(deps: {
     open,
   };
 }
-
-export type UploadsService = ReturnType<typeof createUploads>;

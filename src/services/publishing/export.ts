@@ -174,5 +174,3 @@ export function createExport(deps: { access: AccessService; context: SiteContext
     },
   };
 }
-
-export type ExportService = ReturnType<typeof createExport>;

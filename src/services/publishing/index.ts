@@ -96,8 +96,6 @@ export function createSiteServices(deps: SiteServicesDeps) {
   };
 }
 
-export type SiteServices = ReturnType<typeof createSiteServices>;
-
 export { analyticsRangeInput, CONSENT_COOKIE, consentInput, type VisitorSignals } from './analytics.js';
 export { allowedDomainInput, customDomainInput, type TxtResolver } from './custom-domains.js';
 export type { CacheMode, SiteResponse } from './site/site.js';

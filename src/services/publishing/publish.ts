@@ -73,5 +73,3 @@ export function createPublishing(deps: {
     },
   };
 }
-
-export type PublishingService = ReturnType<typeof createPublishing>;

@@ -105,5 +105,3 @@ export function createQuality(deps: { store: Store; access: AccessService; dataD
     },
   };
 }
-
-export type QualityService = ReturnType<typeof createQuality>;

@@ -171,5 +171,3 @@ export function createConflictResolution(deps: ConflictResolutionDeps) {
     },
   };
 }
-
-export type ConflictResolution = ReturnType<typeof createConflictResolution>;
