@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Actor } from '../../domain/actor.js';
 import { requireScope } from '../../domain/policy.js';
-import { AppError, conflict, unauthorized } from '../../errors.js';
+import { conflict, unauthorized } from '../../errors.js';
 import type { Store } from '../../store/database.js';
 import type { Database } from '../../store/schema.js';
 import { createAccount, normalizeEmail } from './accounts.js';
@@ -11,10 +11,8 @@ import { ACCESS_TOKEN_SECONDS, type JwtSigner } from './jwt.js';
 import { checkPasswordPolicy, type PasswordHasher } from './passwords.js';
 import type { JoinStep } from '../collab/invitations.js';
 import type { RegistrationPolicy, RegistrationTokens } from './registration.js';
+import { clearFailedSignIns, countFailedSignIn, refuseWhileLocked } from './lockout.js';
 import type { ClientInfo, Sessions } from './sessions.js';
-
-export const LOCKOUT_FAILURES = 5;
-export const LOCKOUT_MS = 15 * 60 * 1000;
 
 export const registerInput = z.object({
   name: z.string().trim().min(1, 'Name is required').max(200),
@@ -176,11 +174,7 @@ export function createAuthService(deps: AuthDeps) {
         .executeTakeFirst();
       if (!user) throw unauthorized('This account no longer exists');
       const now = clock.now();
-      if (user.locked_until && user.locked_until > now.toISOString()) {
-        throw new AppError('RATE_LIMITED', 'Too many failed sign-in attempts; the account is locked', {
-          retryAfter: (Date.parse(user.locked_until) - now.getTime()) / 1000,
-        });
-      }
+      refuseWhileLocked(user, now);
       const { sessionId, refreshToken } = await sessions.start(user.id, client);
       return issue(user.id, await homeOrg(user.id), sessionId, refreshToken);
     },
@@ -194,35 +188,16 @@ export function createAuthService(deps: AuthDeps) {
       const now = clock.now();
       const user = await db
         .selectFrom('users')
-        .select(['id', 'password_hash', 'failed_logins', 'locked_until'])
+        .select(['id', 'password_hash', 'locked_until'])
         .where('email', '=', normalizeEmail(input.email))
         .executeTakeFirst();
-      if (user?.locked_until && user.locked_until > now.toISOString()) {
-        throw new AppError('RATE_LIMITED', 'Too many failed sign-in attempts; the account is locked', {
-          retryAfter: (Date.parse(user.locked_until) - now.getTime()) / 1000,
-        });
-      }
+      if (user) refuseWhileLocked(user, now);
       const ok = await passwords.verify(user?.password_hash ?? null, input.password);
       if (!user || !ok) {
-        if (user) {
-          const failures = user.failed_logins + 1;
-          const locked = failures >= LOCKOUT_FAILURES;
-          await db
-            .updateTable('users')
-            .set({
-              failed_logins: locked ? 0 : failures,
-              locked_until: locked ? new Date(now.getTime() + LOCKOUT_MS).toISOString() : null,
-            })
-            .where('id', '=', user.id)
-            .execute();
-        }
+        if (user) await countFailedSignIn(db, user.id, now);
         throw unauthorized('Invalid email or password');
       }
-      await db
-        .updateTable('users')
-        .set({ failed_logins: 0, locked_until: null })
-        .where('id', '=', user.id)
-        .execute();
+      await clearFailedSignIns(db, user.id);
       const { sessionId, refreshToken } = await sessions.start(user.id, client);
       return issue(user.id, await homeOrg(user.id), sessionId, refreshToken);
     },

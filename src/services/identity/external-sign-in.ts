@@ -11,6 +11,7 @@ import type { Clock } from '../../lib/clock.js';
 import { type IdentityProvider, providerFailure } from './providers.js';
 import { randomToken, safeEqual, sha256Hex } from '../../lib/secrets.js';
 import type { ClientInfo } from './sessions.js';
+import { keepOneWayIn } from './sign-in-methods.js';
 
 /** A started sign-in must come back within this time. */
 export const FLOW_TTL_MS = 10 * 60 * 1000;
@@ -311,26 +312,7 @@ export function createExternalSignIn(deps: ExternalSignInDeps) {
         .where('user_id', '=', actor.userId)
         .executeTakeFirst();
       if (!identity) throw notFound('Identity');
-      const user = await db
-        .selectFrom('users')
-        .select('password_hash')
-        .where('id', '=', actor.userId)
-        .executeTakeFirstOrThrow();
-      const others = await db
-        .selectFrom('user_identities')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('user_id', '=', actor.userId)
-        .where('id', '!=', identityId)
-        .executeTakeFirstOrThrow();
-      // A passkey is another way in.
-      const passkeys = await db
-        .selectFrom('passkey_credentials')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('user_id', '=', actor.userId)
-        .executeTakeFirstOrThrow();
-      if (!user.password_hash && Number(others.n) === 0 && Number(passkeys.n) === 0) {
-        throw conflict('This is your only way to sign in. Set a password first, then unlink it.');
-      }
+      await keepOneWayIn(db, actor.userId, { identity: identityId }, 'unlink');
       await db.deleteFrom('user_identities').where('id', '=', identityId).execute();
     },
   };

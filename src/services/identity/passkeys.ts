@@ -7,13 +7,15 @@ import { ulid } from 'ulid';
 import { z } from 'zod';
 import type { Actor } from '../../domain/actor.js';
 import { requireScope } from '../../domain/policy.js';
-import { AppError, conflict, forbidden, notFound, unauthorized } from '../../errors.js';
+import { conflict, forbidden, notFound, unauthorized } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../logger.js';
 import type { Store } from '../../store/database.js';
 import { normalizeEmail } from './accounts.js';
-import { type AuthService, LOCKOUT_FAILURES, LOCKOUT_MS, type TokenPair } from './auth.js';
+import type { AuthService, TokenPair } from './auth.js';
+import { clearFailedSignIns, countFailedSignIn, refuseWhileLocked } from './lockout.js';
 import type { ClientInfo } from './sessions.js';
+import { keepOneWayIn } from './sign-in-methods.js';
 
 /**
  * The WebAuthn library and its ASN.1 and X.509 dependencies load on first use, so an
@@ -161,26 +163,6 @@ export function createPasskeys(deps: PasskeyDeps) {
     };
   }
 
-  /** Counts a failed passkey sign-in against the account, as a wrong password counts. */
-  async function countFailure(userId: string): Promise<void> {
-    const user = await db
-      .selectFrom('users')
-      .select(['failed_logins'])
-      .where('id', '=', userId)
-      .executeTakeFirst();
-    if (!user) return;
-    const failures = user.failed_logins + 1;
-    const locked = failures >= LOCKOUT_FAILURES;
-    await db
-      .updateTable('users')
-      .set({
-        failed_logins: locked ? 0 : failures,
-        locked_until: locked ? new Date(clock.now().getTime() + LOCKOUT_MS).toISOString() : null,
-      })
-      .where('id', '=', userId)
-      .execute();
-  }
-
   return {
     enabled,
 
@@ -325,11 +307,7 @@ export function createPasskeys(deps: PasskeyDeps) {
         .where('id', '=', stored.user_id)
         .executeTakeFirstOrThrow();
       const now = clock.now();
-      if (user.locked_until && user.locked_until > now.toISOString()) {
-        throw new AppError('RATE_LIMITED', 'Too many failed sign-in attempts; the account is locked', {
-          retryAfter: (Date.parse(user.locked_until) - now.getTime()) / 1000,
-        });
-      }
+      refuseWhileLocked(user, now);
       let verified;
       try {
         const { verifyAuthenticationResponse } = await webauthn();
@@ -351,7 +329,7 @@ export function createPasskeys(deps: PasskeyDeps) {
         verified = null;
       }
       if (!verified?.verified) {
-        await countFailure(stored.user_id);
+        await countFailedSignIn(db, stored.user_id, clock.now());
         throw refused();
       }
       await db
@@ -359,11 +337,7 @@ export function createPasskeys(deps: PasskeyDeps) {
         .set({ counter: verified.authenticationInfo.newCounter, last_used_at: now.toISOString() })
         .where('id', '=', stored.id)
         .execute();
-      await db
-        .updateTable('users')
-        .set({ failed_logins: 0, locked_until: null })
-        .where('id', '=', stored.user_id)
-        .execute();
+      await clearFailedSignIns(db, stored.user_id);
       return auth.signIn(stored.user_id, client);
     },
 
@@ -394,25 +368,7 @@ export function createPasskeys(deps: PasskeyDeps) {
       requireEnabled();
       requireScope(actor, 'delete');
       await ownCredential(actor, id);
-      const user = await db
-        .selectFrom('users')
-        .select('password_hash')
-        .where('id', '=', actor.userId)
-        .executeTakeFirstOrThrow();
-      const others = await db
-        .selectFrom('passkey_credentials')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('user_id', '=', actor.userId)
-        .where('id', '!=', id)
-        .executeTakeFirstOrThrow();
-      const identities = await db
-        .selectFrom('user_identities')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('user_id', '=', actor.userId)
-        .executeTakeFirstOrThrow();
-      if (!user.password_hash && Number(others.n) === 0 && Number(identities.n) === 0) {
-        throw conflict('This is your only way to sign in. Set a password first, then delete it.');
-      }
+      await keepOneWayIn(db, actor.userId, { passkey: id }, 'delete');
       await db.deleteFrom('passkey_credentials').where('id', '=', id).execute();
     },
   };
