@@ -65,10 +65,19 @@ describeInChromium('web app: screenshots', () => {
         const tree = page.getByRole('tree', { name: 'Pages' });
         // At phone width the tree is a drawer, hidden until asked for.
         expect(await tree.isVisible(), `${width}px`).toBe(width > 600);
+        // Nothing in the top bar is pushed out of sight, at any width.
+        const bar = await page
+          .locator('.topbar')
+          .evaluate((el) => ({ content: el.scrollWidth, box: el.clientWidth }));
+        expect(bar.content, `${width}px top bar`).toBeLessThanOrEqual(bar.box);
         await page.screenshot({ path: path.join(ARTIFACTS, `editor-${width}-${colorScheme}.png`) });
         if (width < 600) {
           await page.getByRole('button', { name: 'Pages' }).click();
           await tree.waitFor({ state: 'visible' });
+          // The drawer slides in: the picture is taken once it has arrived.
+          await page
+            .locator('#sidebar')
+            .evaluate((el) => Promise.all(el.getAnimations().map((animation) => animation.finished)));
           await page.screenshot({ path: path.join(ARTIFACTS, `drawer-${width}-${colorScheme}.png`) });
         }
         await context.close();

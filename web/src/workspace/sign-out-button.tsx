@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { api } from '../api/client';
 
 /** Signs out everywhere (SPEC.md: logout revokes every session) and returns to sign in. */
-export function SignOutButton() {
+export function SignOutButton({ className = '' }: { className?: string }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const signOut = async () => {
@@ -12,7 +12,7 @@ export function SignOutButton() {
     navigate('/login', { replace: true });
   };
   return (
-    <button type="button" className="button ghost" onClick={() => void signOut()}>
+    <button type="button" className={`button ghost ${className}`.trim()} onClick={() => void signOut()}>
       Sign out
     </button>
   );

@@ -108,7 +108,8 @@ export function WorkspaceScreen() {
           <Link to="/settings/account" className="button ghost">
             Account
           </Link>
-          <SignOutButton />
+          {/* At phone width the account screen holds "Sign out", so the bar fits. */}
+          <SignOutButton className="topbar-sign-out" />
         </header>
         <div className="shell-body">
           <nav id="sidebar" className={`sidebar${drawerOpen ? ' is-open' : ''}`} aria-label="Workspace">
