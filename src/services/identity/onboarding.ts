@@ -3,6 +3,7 @@ import type { Actor } from '../../domain/actor.js';
 import { requireScope } from '../../domain/policy.js';
 import { unauthorized } from '../../errors.js';
 import type { Store } from '../../store/database.js';
+import type { Queryable } from '../../store/repositories/queryable.js';
 import type { Clock } from '../../lib/clock.js';
 
 /** The checklist a new user works through, in the order the web app shows it. */
@@ -48,17 +49,7 @@ export function createOnboarding(deps: { store: Store; clock: Clock }) {
   const db = deps.store.db;
 
   async function state(userId: string): Promise<OnboardingState> {
-    const row = await db
-      .selectFrom('user_onboarding')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    let stored: Record<string, unknown> = {};
-    try {
-      stored = row ? (JSON.parse(row.steps) as Record<string, unknown>) : {};
-    } catch {
-      // a damaged row counts as nothing done
-    }
+    const { row, stored } = await storedSteps(db, userId);
     const [apiKey, invitation] = await Promise.all([
       db.selectFrom('api_keys').select('id').where('user_id', '=', userId).limit(1).executeTakeFirst(),
       db.selectFrom('invitations').select('id').where('invited_by', '=', userId).limit(1).executeTakeFirst(),
@@ -95,17 +86,7 @@ export function createOnboarding(deps: { store: Store; clock: Clock }) {
       const userId = userOf(actor);
       const now = deps.clock.now().toISOString();
       await db.transaction().execute(async (trx) => {
-        const row = await trx
-          .selectFrom('user_onboarding')
-          .selectAll()
-          .where('user_id', '=', userId)
-          .executeTakeFirst();
-        let stored: Record<string, unknown> = {};
-        try {
-          stored = row ? (JSON.parse(row.steps) as Record<string, unknown>) : {};
-        } catch {
-          // replaced by the merge below
-        }
+        const { row, stored } = await storedSteps(trx, userId);
         const steps = JSON.stringify({ ...stored, ...input.steps });
         const dismissed = input.dismissed === undefined ? (row?.dismissed ?? 0) : input.dismissed ? 1 : 0;
         await trx
@@ -117,4 +98,20 @@ export function createOnboarding(deps: { store: Store; clock: Clock }) {
       return state(userId);
     },
   };
+}
+
+/** The user's onboarding row and the steps it records; a damaged row counts as nothing done. */
+async function storedSteps(db: Queryable, userId: string) {
+  const row = await db
+    .selectFrom('user_onboarding')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  let stored: Record<string, unknown> = {};
+  try {
+    stored = row ? (JSON.parse(row.steps) as Record<string, unknown>) : {};
+  } catch {
+    stored = {};
+  }
+  return { row, stored };
 }
