@@ -11,6 +11,7 @@ import type { EventBus } from '../../events/bus.js';
 import type { ConflictFile } from '../../git/repository.js';
 import type { Store } from '../../store/database.js';
 import * as pagesTable from '../../store/repositories/pages.js';
+import type { Queryable } from '../../store/repositories/queryable.js';
 import type { SyncConflictRow, WorkspaceRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
 import { actorIdOf, record } from '../activity.js';
@@ -63,6 +64,26 @@ export const compactStamp = (date: Date): string =>
 
 const STAMP_RE = /^\d{8}T\d{6}Z$/;
 const RESOLVED_BY_USER = ['ours', 'theirs', 'content'];
+
+/** Records that a conflict was resolved, whoever resolved it and however; answers the entry id. */
+export function recordResolved(
+  db: Queryable,
+  actor: Actor,
+  workspaceId: string,
+  row: SyncConflictRow,
+  resolution: string,
+  at: Date,
+): Promise<string> {
+  return record(db, {
+    workspaceId,
+    action: 'conflict_resolved',
+    path: row.path,
+    pageId: row.page_id,
+    actorId: actorIdOf(actor),
+    at: at.toISOString(),
+    details: { conflict_id: row.id, timestamp: row.stamp, resolution },
+  });
+}
 
 const present = (row: SyncConflictRow): ConflictRecord => ({
   id: row.id,
@@ -313,15 +334,7 @@ export function createSyncConflicts(deps: {
       const { workspace } = await deps.access.require(actor, row.workspace_id, CAN.edit);
       if (row.resolved_at === null) {
         await close(row, 'manual', actorIdOf(actor));
-        await record(db, {
-          workspaceId: workspace.id,
-          action: 'conflict_resolved',
-          path: row.path,
-          pageId: row.page_id,
-          actorId: actorIdOf(actor),
-          at: deps.clock.now().toISOString(),
-          details: { conflict_id: row.id, timestamp: row.stamp, resolution: 'manual' },
-        });
+        await recordResolved(db, actor, workspace.id, row, 'manual', deps.clock.now());
       }
       await rm(artefactDir(row), { recursive: true, force: true });
       await settleStatus(workspace.id);

@@ -10,10 +10,10 @@ import type { Logger } from '../../logger.js';
 import type { Store } from '../../store/database.js';
 import type { SyncConflictRow, WorkspaceRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
-import { actorIdOf, record } from '../activity.js';
+import { actorIdOf } from '../activity.js';
 import type { Clock } from '../../lib/clock.js';
 import { type PagesService, updatePageInput } from '../pages/pages.js';
-import type { resolveConflictInput, SyncConflicts } from './conflicts.js';
+import { recordResolved, type resolveConflictInput, type SyncConflicts } from './conflicts.js';
 import type { SyncEngine } from './engine.js';
 
 export interface ConflictResolutionDeps {
@@ -157,15 +157,7 @@ export function createConflictResolution(deps: ConflictResolutionDeps) {
         );
         message = 'Conflict resolved; the remote will be updated at the next sync';
       }
-      await record(db, {
-        workspaceId: workspace.id,
-        action: 'conflict_resolved',
-        path: row.path,
-        pageId: row.page_id,
-        actorId: actorIdOf(actor),
-        at: deps.clock.now().toISOString(),
-        details: { conflict_id: row.id, timestamp: row.stamp, resolution },
-      });
+      await recordResolved(db, actor, workspace.id, row, resolution, deps.clock.now());
       const status = await deps.conflicts.settleStatus(workspace.id);
       return { message, page_id: row.page_id, path: row.path, resolution, sync_status: status };
     },
