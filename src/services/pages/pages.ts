@@ -34,16 +34,6 @@ import {
 } from './page-inputs.js';
 
 export type { PagesDeps } from './context.js';
-export {
-  type CreatePageInput,
-  createPageFields,
-  createPageInput,
-  movePageAliasInput,
-  movePageInput,
-  type UpdatePageInput,
-  updatePageFields,
-  updatePageInput,
-} from './page-inputs.js';
 
 /**
  * Pages: files in the workspace tree are the truth, the `pages` rows their

@@ -12,7 +12,8 @@ import type { SyncConflictRow, WorkspaceRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
 import { actorIdOf } from '../activity.js';
 import type { Clock } from '../../lib/clock.js';
-import { type PagesService, updatePageInput } from '../pages/pages.js';
+import { updatePageInput } from '../pages/page-inputs.js';
+import type { PagesService } from '../pages/pages.js';
 import { recordResolved, type resolveConflictInput, type SyncConflicts } from './conflicts.js';
 import type { SyncEngine } from './engine.js';
 
