@@ -1,34 +1,16 @@
-import path from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openStore, type Store } from '../../src/store/database.js';
+import { expect, it } from 'vitest';
 import { describeEachDatabase } from '../helpers/databases.js';
-import { tempDir } from '../helpers/server.js';
+import { useMigratedStore } from '../helpers/migrated-store.js';
 
 const now = () => new Date().toISOString();
 
 describeEachDatabase('store on $name', (target) => {
-  let store: Store;
-  let cleanup: () => Promise<void>;
-
-  beforeAll(async () => {
-    const prepared = await target.prepare();
-    cleanup = prepared.cleanup;
-    store = await openStore({
-      databaseUrl: prepared.env.DATABASE_URL,
-      sqlitePath: path.join(tempDir(), 'folio.db'),
-      ...(prepared.pgSchema ? { pgSchema: prepared.pgSchema } : {}),
-    });
-    await store.migrate();
-  });
-  afterAll(async () => {
-    await store.close();
-    await cleanup();
-  });
+  const store = useMigratedStore(target);
 
   it('is idempotent: migrating twice changes nothing', async () => {
-    await store.migrate();
-    const tables = await store.db.introspection.getTables();
+    await store().migrate();
+    const tables = await store().db.introspection.getTables();
     expect(tables.map((t) => t.name)).toEqual(
       expect.arrayContaining(['users', 'workspaces', 'pages', 'activity']),
     );
@@ -48,16 +30,16 @@ describeEachDatabase('store on $name', (target) => {
       created_at: now(),
       updated_at: now(),
     };
-    await store.db.insertInto('users').values(user).execute();
-    const row = await store.db
-      .selectFrom('users')
+    await store().db.insertInto('users').values(user).execute();
+    const row = await store()
+      .db.selectFrom('users')
       .selectAll()
       .where('id', '=', 'u1')
       .executeTakeFirstOrThrow();
     expect(row).toEqual(user);
     await expect(
-      store.db
-        .insertInto('users')
+      store()
+        .db.insertInto('users')
         .values({ ...user, id: 'u2', handle: 'ada2' })
         .execute(),
     ).rejects.toThrow();
@@ -65,8 +47,8 @@ describeEachDatabase('store on $name', (target) => {
 
   it('enforces foreign keys', async () => {
     await expect(
-      store.db
-        .insertInto('org_members')
+      store()
+        .db.insertInto('org_members')
         .values({ org_id: 'missing', user_id: 'u1', role: 'superadmin', created_at: now() })
         .execute(),
     ).rejects.toThrow();
@@ -74,22 +56,24 @@ describeEachDatabase('store on $name', (target) => {
 
   it('rolls a failed transaction back completely', async () => {
     await expect(
-      store.db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('orgs')
-          .values({ id: 'o1', handle: 'acme', name: 'Acme', plan: 'free', created_at: now() })
-          .execute();
-        throw new Error('abort');
-      }),
+      store()
+        .db.transaction()
+        .execute(async (trx) => {
+          await trx
+            .insertInto('orgs')
+            .values({ id: 'o1', handle: 'acme', name: 'Acme', plan: 'free', created_at: now() })
+            .execute();
+          throw new Error('abort');
+        }),
     ).rejects.toThrow('abort');
-    const count = await store.db
-      .selectFrom('orgs')
+    const count = await store()
+      .db.selectFrom('orgs')
       .select(sql<number>`count(*)`.as('n'))
       .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(0);
   });
 
   it('answers a ping', async () => {
-    await expect(store.ping()).resolves.toBeUndefined();
+    await expect(store().ping()).resolves.toBeUndefined();
   });
 });
