@@ -2,24 +2,17 @@
  * `npm run bench [name…]`: runs the named benchmarks (all by default) and prints
  * Markdown rows for bench/RESULTS.md. Not part of `npm test`.
  */
-import { benchPages } from './pages.js';
-import { benchPasswords } from './passwords.js';
-import { benchRender } from './render.js';
-import { benchSearch } from './search.js';
-import { benchSite } from './site.js';
-import { benchStartup } from './startup.js';
-import { benchSync } from './sync.js';
-import { benchWeb } from './web.js';
-
+// Each benchmark is imported only when it runs, so one needing Chromium or PostgreSQL
+// does not slow down or break the others.
 const BENCHES: Record<string, () => Promise<void>> = {
-  startup: benchStartup,
-  passwords: benchPasswords,
-  pages: benchPages,
-  render: benchRender,
-  search: benchSearch,
-  site: benchSite,
-  sync: benchSync,
-  web: benchWeb,
+  startup: async () => (await import('./startup.js')).benchStartup(),
+  passwords: async () => (await import('./passwords.js')).benchPasswords(),
+  pages: async () => (await import('./pages.js')).benchPages(),
+  render: async () => (await import('./render.js')).benchRender(),
+  search: async () => (await import('./search.js')).benchSearch(),
+  site: async () => (await import('./site.js')).benchSite(),
+  sync: async () => (await import('./sync.js')).benchSync(),
+  web: async () => (await import('./web.js')).benchWeb(),
 };
 
 const wanted = process.argv.slice(2);

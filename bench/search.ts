@@ -13,7 +13,7 @@ import path from 'node:path';
 import { configFrom } from '../src/config.js';
 import { createFolio, type Folio } from '../src/main.js';
 import type { SearchDocument } from '../src/search/index.js';
-import { createPgSchema } from '../test/helpers/databases.js';
+import { createPgSchema } from '../test/helpers/pg-schema.js';
 import { type Figure, percentile, report } from './report.js';
 import { registerBenchUser } from './fixture.js';
 

@@ -1,6 +1,7 @@
-import { ulid } from 'ulid';
 import { describe } from 'vitest';
-import pg from 'pg';
+import { createPgSchema } from './pg-schema.js';
+
+export { createPgSchema };
 
 /** PostgreSQL for the suites that run on both databases, when CI (or a developer) provides one. */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
@@ -18,24 +19,6 @@ export interface DatabaseTarget {
   name: 'sqlite' | 'postgres';
   /** Environment for a Folio instance on this database, plus cleanup. */
   prepare(): Promise<{ env: Record<string, string>; pgSchema?: string; cleanup(): Promise<void> }>;
-}
-
-/** A fresh schema in the test database, dropped by `cleanup`. */
-export async function createPgSchema(url: string): Promise<{ schema: string; cleanup(): Promise<void> }> {
-  const schema = `folio_t_${ulid().toLowerCase()}`;
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  await client.query(`create schema ${schema}`);
-  await client.end();
-  return {
-    schema,
-    async cleanup() {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop schema if exists ${schema} cascade`);
-      await c.end();
-    },
-  };
 }
 
 /** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set. */
