@@ -1,42 +1,42 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, ApiError } from './client';
 import type { LinkedIdentity, List, Passkey, Providers, TreeNode, User, Workspace } from './types';
 
 /** The signed-in user, or null when there is no session. */
-export function useMe() {
-  return useQuery({
-    queryKey: ['me'],
-    queryFn: async () => {
-      try {
-        return await api<User>('GET', '/api/auth/me');
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 401) return null;
-        throw error;
-      }
-    },
-    staleTime: 5 * 60_000,
-  });
-}
+export const meQuery = queryOptions({
+  queryKey: ['me'],
+  queryFn: async () => {
+    try {
+      return await api<User>('GET', '/api/auth/me');
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) return null;
+      throw error;
+    }
+  },
+  staleTime: 5 * 60_000,
+});
+
+export const useMe = () => useQuery(meQuery);
 
 /** The workspaces the user belongs to. */
-export function useWorkspaces(enabled = true) {
-  return useQuery({
-    queryKey: ['workspaces'],
-    queryFn: () => api<List<Workspace>>('GET', '/api/v1/workspaces?limit=100').then((r) => r.data),
-    enabled,
-  });
-}
+export const workspacesQuery = queryOptions({
+  queryKey: ['workspaces'],
+  queryFn: () => api<List<Workspace>>('GET', '/api/v1/workspaces?limit=100').then((r) => r.data),
+});
+
+export const useWorkspaces = (enabled = true) => useQuery({ ...workspacesQuery, enabled });
 
 /** One workspace's page tree. */
-export function useTree(slug: string) {
-  return useQuery({
+export const treeQuery = (slug: string) =>
+  queryOptions({
     queryKey: ['tree', slug],
     queryFn: () =>
       api<{ tree: TreeNode[] }>('GET', `/api/v1/content/${encodeURIComponent(slug)}/tree`).then(
         (r) => r.tree,
       ),
   });
-}
+
+export const useTree = (slug: string) => useQuery(treeQuery(slug));
 
 /** The identity providers and whether passkeys are on (GET /api/auth/providers). */
 export function useProviders() {

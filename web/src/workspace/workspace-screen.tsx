@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useTree, useWorkspaces } from '../api/queries';
+import { loadEditorPane } from '../boot-prefetch';
 import { canEdit, type TreeNode } from '../api/types';
 import { EventsContext, useWorkspaceSocket } from '../live/workspace-events';
 import { Loading } from '../ui/loading';
@@ -15,8 +16,7 @@ import { SignOutButton } from './sign-out-button';
 import { folderPaths } from './tree-model';
 import { WorkspaceSwitcher } from './workspace-switcher';
 
-// The editor and CodeMirror load only when a page is opened.
-const EditorPane = lazy(() => import('../editor/editor-pane'));
+const EditorPane = lazy(loadEditorPane);
 
 type DialogState = { kind: 'new-page' | 'new-folder' | 'move' | 'delete' | 'search' } | null;
 
