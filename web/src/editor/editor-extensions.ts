@@ -1,6 +1,6 @@
 import { autocompletion } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
-import { markdown } from '@codemirror/lang-markdown';
+import { markdownSupport } from './markdown-language';
 import { defaultHighlightStyle, HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { highlightSelectionMatches, search, searchKeymap } from '@codemirror/search';
 import { EditorState, type Extension } from '@codemirror/state';
@@ -48,7 +48,7 @@ export function editorExtensions({ readOnly, onDocChanged, onSave }: ExtensionOp
     drawSelection(),
     highlightActiveLine(),
     EditorView.lineWrapping,
-    markdown(),
+    markdownSupport(),
     syntaxHighlighting(markdownStyle),
     syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
     search({ top: true }),

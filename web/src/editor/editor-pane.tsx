@@ -1,16 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { api, ApiError, contentUrl } from '../api/client';
 import { canEdit, type Page, type Role } from '../api/types';
 import { useEvents } from '../live/workspace-events';
 import { errorText } from '../ui/form-error';
 import { Loading } from '../ui/loading';
 import { loadDraft, clearDraft, type Draft } from './drafts';
-import { MergePanel } from './merge-panel';
 import { PageEditor } from './page-editor';
 import { PublishedSwitch } from './published-switch';
 import { DetailsForm } from './details-form';
 import type { PageSession, SessionState } from './page-session';
+
+// The merge view (@codemirror/merge) is needed only when a conflict appears.
+const MergePanel = lazy(() => import('./merge-panel').then((m) => ({ default: m.MergePanel })));
 import { SaveStatus } from './save-status';
 
 export interface EditorPaneProps {
@@ -186,7 +188,9 @@ function OpenPage({ slug, path, role, page, onMove, onDelete }: EditorPaneProps 
         </div>
       )}
       {state.conflict && (
-        <MergePanel conflict={state.conflict} onResolve={(text) => session.current?.resolve(text)} />
+        <Suspense fallback={<Loading label="Loading the merge view…" />}>
+          <MergePanel conflict={state.conflict} onResolve={(text) => session.current?.resolve(text)} />
+        </Suspense>
       )}
       <PageEditor
         slug={slug}

@@ -1,7 +1,7 @@
 import { MergeView } from '@codemirror/merge';
 import { EditorState } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
-import { markdown } from '@codemirror/lang-markdown';
+import { markdownSupport } from './markdown-language';
 import { useEffect, useMemo, useRef } from 'react';
 import type { Conflict } from './page-session';
 import { cspNonce } from './csp-nonce';
@@ -35,13 +35,13 @@ export function MergePanel({ conflict, onResolve }: MergePanelProps) {
     const mergeView = new MergeView({
       a: {
         doc: merged.text,
-        extensions: [cspNonce, markdown(), EditorView.lineWrapping, label('Merged text')],
+        extensions: [cspNonce, markdownSupport(), EditorView.lineWrapping, label('Merged text')],
       },
       b: {
         doc: conflict.theirs.doc,
         extensions: [
           cspNonce,
-          markdown(),
+          markdownSupport(),
           EditorView.lineWrapping,
           EditorState.readOnly.of(true),
           EditorView.editable.of(false),
