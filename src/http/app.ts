@@ -20,7 +20,8 @@ import { credentialsOf } from './auth-context.js';
 import { MAX_NAME_BYTES } from '../domain/paths.js';
 import { answerFrameworkError, clientErrorHandler, installErrorHandling } from './error-handler.js';
 import './fastify-types.js';
-import { apiReferenceRoutes, registerOpenApi } from './openapi.js';
+import { apiDocsRoutes } from './api-docs.js';
+import { openApiDocumentRoute, registerOpenApi } from './openapi.js';
 import { installRateLimits } from './rate-limit-hook.js';
 import { installRouteSchemas } from './route-schemas.js';
 import { crossOriginRefused, fromOwnOrigin, isUnsafeMethod } from './same-origin.js';
@@ -171,7 +172,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     );
   });
 
-  const routes = deps.apiReference ? [apiReferenceRoutes(), ...deps.routes] : deps.routes;
+  const routes = deps.apiReference ? [openApiDocumentRoute(), apiDocsRoutes(), ...deps.routes] : deps.routes;
   for (const plugin of routes) await app.register(async (scope) => plugin(scope));
   return app;
 }
