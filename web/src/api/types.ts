@@ -74,3 +74,15 @@ export interface LinkedIdentity {
 /** Roles that may change pages (CONTRACT.md part 2). */
 export const canEdit = (role: Role | undefined): boolean =>
   role === 'editor' || role === 'admin' || role === 'superadmin';
+
+/** One entry of the activity feed (CONTRACT.md part 3). */
+export interface ActivityRecord {
+  id: string;
+  action: string;
+  path: string | null;
+  page_id: string | null;
+  actor: string | null;
+  actor_name: string | null;
+  details: Record<string, unknown>;
+  created_at: string;
+}

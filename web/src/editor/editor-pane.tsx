@@ -6,6 +6,7 @@ import { useEvents } from '../live/workspace-events';
 import { errorText } from '../ui/form-error';
 import { Loading } from '../ui/loading';
 import { loadDraft, clearDraft, type Draft } from './drafts';
+import { PageActivity } from './page-activity';
 import { PageEditor } from './page-editor';
 import { PublishedSwitch } from './published-switch';
 import { DetailsForm } from './details-form';
@@ -17,6 +18,7 @@ import { SaveStatus } from './save-status';
 
 export interface EditorPaneProps {
   slug: string;
+  workspaceId: string;
   path: string;
   role: Role;
   onMove?: () => void;
@@ -49,7 +51,15 @@ export default function EditorPane(props: EditorPaneProps) {
   return <OpenPage {...props} page={page.data} />;
 }
 
-function OpenPage({ slug, path, role, page, onMove, onDelete }: EditorPaneProps & { page: Page }) {
+function OpenPage({
+  slug,
+  workspaceId,
+  path,
+  role,
+  page,
+  onMove,
+  onDelete,
+}: EditorPaneProps & { page: Page }) {
   const editable = canEdit(role);
   const events = useEvents();
   const session = useRef<PageSession | null>(null);
@@ -104,6 +114,7 @@ function OpenPage({ slug, path, role, page, onMove, onDelete }: EditorPaneProps 
         <div className="page-heading">
           <h1>{details.title}</h1>
           <p className="page-path">{path}</p>
+          <PageActivity workspaceId={workspaceId} path={path} />
         </div>
         <div className="page-actions">
           {editable ? <SaveStatus status={state.status} /> : <span className="badge">Read only</span>}

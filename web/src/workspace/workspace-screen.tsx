@@ -144,6 +144,7 @@ export function WorkspaceScreen() {
                 <EditorPane
                   key={pagePath}
                   slug={slug}
+                  workspaceId={workspace.id}
                   path={pagePath}
                   role={workspace.role}
                   onMove={editable ? () => setDialog({ kind: 'move' }) : undefined}

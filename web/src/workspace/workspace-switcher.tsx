@@ -1,11 +1,17 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { Workspace } from '../api/types';
+import { NewWorkspaceDialog } from './new-workspace-dialog';
 
-/** Switches between the workspaces the writer belongs to. */
+/**
+ * Switches between the writer's workspaces. An organisation's Super Admin (superadmin in
+ * its workspaces, CONTRACT.md part 2) also has a "New workspace" button beside it.
+ */
 export function WorkspaceSwitcher({ workspaces, current }: { workspaces: Workspace[]; current: string }) {
   const navigate = useNavigate();
   const id = useId();
+  const [creating, setCreating] = useState(false);
+  const canCreate = workspaces.some((w) => w.role === 'superadmin');
   return (
     <div className="switcher">
       <label htmlFor={id} className="visually-hidden">
@@ -18,6 +24,26 @@ export function WorkspaceSwitcher({ workspaces, current }: { workspaces: Workspa
           </option>
         ))}
       </select>
+      {canCreate && (
+        <button
+          type="button"
+          className="button ghost icon-button"
+          aria-label="New workspace"
+          title="New workspace"
+          onClick={() => setCreating(true)}
+        >
+          +
+        </button>
+      )}
+      {creating && (
+        <NewWorkspaceDialog
+          onCreated={(slug) => {
+            setCreating(false);
+            navigate(`/w/${slug}`);
+          }}
+          onClose={() => setCreating(false)}
+        />
+      )}
     </div>
   );
 }
