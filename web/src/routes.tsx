@@ -1,5 +1,5 @@
 import { Navigate, Route, Routes, useLocation } from 'react-router';
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { AccountPage } from './account/account-page';
 import { useMe, useWorkspaces } from './api/queries';
 import { ForgotPasswordPage } from './auth/forgot-password-page';
@@ -11,6 +11,9 @@ import { ResetPasswordPage } from './auth/reset-password-page';
 import { NotFoundPage } from './ui/not-found-page';
 import { Loading } from './ui/loading';
 import { WorkspaceScreen } from './workspace/workspace-screen';
+
+// Administration is a chunk of its own: most visits never open it.
+const AdminScreen = lazy(() => import('./admin/admin-screen'));
 
 /** Renders its children for a signed-in user; sends anyone else to sign in, then back here. */
 function RequireSession({ children }: { children: ReactNode }) {
@@ -79,6 +82,16 @@ export function AppRoutes() {
         element={
           <RequireSession>
             <AccountPage />
+          </RequireSession>
+        }
+      />
+      <Route
+        path="/settings/w/:slug/:section?"
+        element={
+          <RequireSession>
+            <Suspense fallback={<Loading />}>
+              <AdminScreen />
+            </Suspense>
           </RequireSession>
         }
       />

@@ -86,3 +86,38 @@ export interface ActivityRecord {
   details: Record<string, unknown>;
   created_at: string;
 }
+
+/** Roles that may administer a workspace: settings, members, sharing (CONTRACT.md part 2). */
+export const canAdminister = (role: Role | undefined): boolean => role === 'admin' || role === 'superadmin';
+
+/** How each role is named on screen. */
+export const ROLE_NAMES: Readonly<Record<Role, string>> = {
+  viewer: 'Viewer',
+  commenter: 'Commenter',
+  editor: 'Editor',
+  admin: 'Admin',
+  superadmin: 'Super Admin',
+};
+
+/** A workspace member as the admin API lists them. */
+export interface Member {
+  user_id: string;
+  name: string;
+  email: string;
+  handle: string;
+  role: Role;
+  joined_at: string;
+}
+
+/** The published site's themes (the server's src/render/themes.ts). */
+export const THEMES = ['default', 'dark', 'forest', 'rose', 'amber', 'minimal', 'corporate'] as const;
+
+/** GET and PUT …/admin/settings. */
+export interface WorkspaceSettings {
+  public_site: boolean;
+  theme: string;
+  site_title: string;
+  site_description: string;
+  frontmatter_mode: 'strict' | 'lenient';
+  default_version: string | null;
+}

@@ -3,7 +3,7 @@ import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useTree, useWorkspaces } from '../api/queries';
 import { loadEditorPane } from '../boot-prefetch';
-import { canEdit, type TreeNode } from '../api/types';
+import { canAdminister, canEdit, type TreeNode } from '../api/types';
 import { EventsContext, useWorkspaceSocket } from '../live/workspace-events';
 import { Loading } from '../ui/loading';
 import { NotFoundPage } from '../ui/not-found-page';
@@ -135,6 +135,13 @@ export function WorkspaceScreen() {
               <Loading label="Loading pages…" />
             ) : (
               <PageTree tree={tree.data ?? []} activePath={pagePath} onOpen={open} />
+            )}
+            {canAdminister(workspace.role) && (
+              <div className="sidebar-footer">
+                <Link to={`/settings/w/${slug}`} className="button small ghost">
+                  Workspace settings
+                </Link>
+              </div>
             )}
           </nav>
           {drawerOpen && <div className="scrim" aria-hidden="true" onClick={() => setDrawerOpen(false)} />}

@@ -1,0 +1,162 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type FormEvent } from 'react';
+import { api } from '../api/client';
+import { THEMES, type Workspace, type WorkspaceSettings } from '../api/types';
+import { Field } from '../ui/field';
+import { FormError } from '../ui/form-error';
+import { Loading } from '../ui/loading';
+
+/** The workspace's site and content settings (GET and PUT …/admin/settings). */
+export function SettingsSection({ workspace }: { workspace: Workspace }) {
+  const url = `/api/v1/workspaces/${workspace.id}/admin/settings`;
+  const settings = useQuery({
+    queryKey: ['settings', workspace.id],
+    queryFn: () => api<WorkspaceSettings>('GET', url),
+  });
+  // Kept here: the form is remade whenever the stored settings change ("Publish everything").
+  const [saved, setSaved] = useState(false);
+  if (settings.isPending) return <Loading label="Loading the settings…" />;
+  if (settings.isError) return <FormError error={settings.error} />;
+  return (
+    <>
+      <SettingsForm
+        key={settings.dataUpdatedAt}
+        workspace={workspace}
+        initial={settings.data}
+        saved={saved}
+        onSaved={setSaved}
+      />
+      <PublishEverything workspace={workspace} />
+    </>
+  );
+}
+
+interface SettingsFormProps {
+  workspace: Workspace;
+  initial: WorkspaceSettings;
+  saved: boolean;
+  onSaved: (saved: boolean) => void;
+}
+
+function SettingsForm({ workspace, initial, saved, onSaved: setSaved }: SettingsFormProps) {
+  const queryClient = useQueryClient();
+  const themeId = useId();
+  const modeId = useId();
+  const save = useMutation({
+    mutationFn: (body: Partial<WorkspaceSettings>) =>
+      api<WorkspaceSettings>('PUT', `/api/v1/workspaces/${workspace.id}/admin/settings`, body),
+    onSuccess: (next) => {
+      queryClient.setQueryData(['settings', workspace.id], next);
+      setSaved(true);
+    },
+  });
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setSaved(false);
+    save.mutate({
+      site_title: String(form.get('site_title')),
+      site_description: String(form.get('site_description')),
+      public_site: form.get('public_site') === 'on',
+      theme: String(form.get('theme')),
+      frontmatter_mode: form.get('frontmatter_mode') === 'lenient' ? 'lenient' : 'strict',
+      default_version: String(form.get('default_version')).trim() || null,
+    });
+  };
+  return (
+    <form className="account-section" onSubmit={submit} onChange={() => setSaved(false)}>
+      <h2>Published site</h2>
+      <Field label="Site title" name="site_title" defaultValue={initial.site_title} maxLength={200} />
+      <div className="field">
+        <label htmlFor={`${themeId}-description`}>Site description</label>
+        <textarea
+          id={`${themeId}-description`}
+          name="site_description"
+          rows={3}
+          maxLength={2000}
+          defaultValue={initial.site_description}
+        />
+      </div>
+      <label className="checkbox">
+        <input type="checkbox" name="public_site" defaultChecked={initial.public_site} />
+        Anyone can read the published site (without signing in)
+      </label>
+      <div className="field">
+        <label htmlFor={themeId}>Theme</label>
+        <select id={themeId} name="theme" defaultValue={initial.theme}>
+          {THEMES.map((theme) => (
+            <option key={theme} value={theme}>
+              {theme[0]!.toUpperCase() + theme.slice(1)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <Field
+        label="Default version"
+        name="default_version"
+        defaultValue={initial.default_version ?? ''}
+        hint="The version readers see first; leave empty for the latest."
+      />
+      <div className="field">
+        <label htmlFor={modeId}>Frontmatter that does not parse</label>
+        <select id={modeId} name="frontmatter_mode" defaultValue={initial.frontmatter_mode}>
+          <option value="strict">Strict: hide the page until it is fixed</option>
+          <option value="lenient">Lenient: keep the page's last good frontmatter</option>
+        </select>
+      </div>
+      <FormError error={save.error} />
+      <div className="dialog-actions">
+        {saved && (
+          <span role="status" className="hint">
+            Settings saved
+          </span>
+        )}
+        <button type="submit" className="button primary" disabled={save.isPending}>
+          Save settings
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** POST …/publish: every draft published and the site made public, after a confirmation. */
+function PublishEverything({ workspace }: { workspace: Workspace }) {
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const publish = useMutation({
+    mutationFn: () => api<unknown>('POST', `/api/v1/workspaces/${workspace.id}/publish`),
+    onSuccess: async () => {
+      setConfirming(false);
+      await queryClient.invalidateQueries({ queryKey: ['settings', workspace.id] });
+    },
+  });
+  return (
+    <section className="account-section" aria-labelledby="publish-all">
+      <h2 id="publish-all">Publish everything</h2>
+      <p>Publishes every draft page and makes the site public.</p>
+      <FormError error={publish.error} />
+      {publish.isSuccess && <p role="status">Every page is published.</p>}
+      <div className="item-actions">
+        {confirming ? (
+          <>
+            <button type="button" className="button" onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
+            <button
+              type="button"
+              className="button primary"
+              disabled={publish.isPending}
+              onClick={() => publish.mutate()}
+            >
+              Yes, publish every page
+            </button>
+          </>
+        ) : (
+          <button type="button" className="button" onClick={() => setConfirming(true)}>
+            Publish everything…
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}
