@@ -1,6 +1,7 @@
 import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import type { Actor } from '../domain/actor.js';
+import { normalizePagePath } from '../domain/paths.js';
 import { CAN } from '../domain/policy.js';
 import { AppError } from '../errors.js';
 import type { EventBus, Unsubscribe } from '../events/bus.js';
@@ -8,9 +9,10 @@ import type { EventType, FolioEvent } from '../events/types.js';
 import type { Logger } from '../logger.js';
 import type { AccessService } from '../services/access.js';
 import type { Clock } from '../lib/clock.js';
+import { PageDirectory } from './page-presence.js';
 import { PRESENCE_TIMEOUT_MS, PresenceTracker } from './presence.js';
 
-/** SPEC.md 6.2's events: the only bus events a WebSocket client ever sees. */
+/** SPEC.md 6.2's events and Folio's additive ones: the only bus events a WebSocket client ever sees. */
 export const WS_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>([
   'page-created',
   'page-updated',
@@ -21,11 +23,15 @@ export const WS_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>([
   'sync-status',
   'conflict-detected',
   'bulk-sync',
+  'presence-update',
+  'comment-changed',
 ]);
 
 export interface HubOptions {
   events: EventBus;
   access: AccessService;
+  /** The display name shown beside a present user's page (`presence-update`). */
+  userName: (userId: string) => Promise<string>;
   clock: Clock;
   logger: Logger;
   presenceTimeoutMs?: number;
@@ -40,6 +46,12 @@ const clientMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('subscribe'), workspace_id: z.string().min(1).max(200) }),
   z.object({ type: z.literal('unsubscribe'), workspace_id: z.string().min(1).max(200) }),
   z.object({ type: z.literal('ping') }),
+  // Additive to SPEC.md 6.1: which page of a subscribed workspace this tab shows (null: none).
+  z.object({
+    type: z.literal('viewing'),
+    workspace_id: z.string().min(1).max(200),
+    path: z.string().min(1).max(1100).nullable(),
+  }),
 ]);
 
 interface Client {
@@ -49,6 +61,10 @@ interface Client {
   reauthenticate: () => Promise<Actor>;
   /** Workspace ids this socket is subscribed to. */
   subscriptions: Set<string>;
+  /** The page this socket last said it shows per workspace, and when (a sequence number). */
+  viewing: Map<string, { path: string | null; seq: number }>;
+  /** The user's display name, looked up on the first subscribe. */
+  name: string | null;
   lastSeen: number;
   /** Messages are handled one at a time, in order, so a subscribe is done before the next message. */
   queue: Promise<void>;
@@ -66,6 +82,10 @@ export class Hub {
   private readonly clients = new Set<Client>();
   private readonly byWorkspace = new Map<string, Set<Client>>();
   private readonly presence: PresenceTracker;
+  private readonly pages = new PageDirectory();
+  /** The page last announced per workspace and user from this instance's sockets. */
+  private readonly announced = new Map<string, string | null>();
+  private viewSeq = 0;
   private readonly maxBuffered: number;
   private readonly maxSubscriptions: number;
   private readonly presenceTimeoutMs: number;
@@ -95,6 +115,8 @@ export class Hub {
       actor,
       reauthenticate,
       subscriptions: new Set(),
+      viewing: new Map(),
+      name: null,
       lastSeen: this.now(),
       queue: Promise.resolve(),
     };
@@ -134,15 +156,17 @@ export class Hub {
       return this.fail(
         client,
         'VALIDATION_ERROR',
-        'Expected { type: "subscribe" | "unsubscribe", workspace_id } or { type: "ping" }',
+        'Expected { type: "subscribe" | "unsubscribe", workspace_id }, { type: "viewing", workspace_id, path } or { type: "ping" }',
       );
     }
     const message = result.data;
     if (message.type === 'ping') return this.send(client, JSON.stringify({ type: 'pong' }));
+    if (message.type === 'viewing') return this.view(client, message.workspace_id, message.path);
     if (message.type === 'unsubscribe') {
       const workspace = await this.options.access.findWorkspace(message.workspace_id);
       const id = workspace?.id ?? message.workspace_id;
       this.unsubscribe(client, id);
+      this.announcePage(id, client.actor.userId, client.name);
       return this.send(client, JSON.stringify({ type: 'unsubscribed', workspace_id: id }));
     }
     await this.subscribe(client, message.workspace_id);
@@ -155,6 +179,7 @@ export class Hub {
       // The same check as every HTTP read: another organization's user gets NOT_FOUND.
       const { workspace } = await this.options.access.require(client.actor, requested, CAN.read);
       workspaceId = workspace.id;
+      client.name ??= await this.options.userName(client.actor.userId);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       this.fail(client, error.code, error.message, requested);
@@ -174,13 +199,78 @@ export class Hub {
     if (!subscribers) this.byWorkspace.set(workspaceId, (subscribers = new Set()));
     subscribers.add(client);
     this.send(client, JSON.stringify({ type: 'subscribed', workspace_id: workspaceId }));
+    // The current state on subscribing (rather than an HTTP route): it arrives in order with the
+    // events that change it, so a client never applies a stale answer over a newer event.
+    this.send(
+      client,
+      JSON.stringify({
+        type: 'presence-snapshot',
+        workspace_id: workspaceId,
+        users: this.pages.snapshot(workspaceId),
+        at: new Date(this.now()).toISOString(),
+      }),
+    );
     if (this.presence.touch(workspaceId, client.actor.userId, this.now())) {
       this.options.events.emit('presence-join', { workspace_id: workspaceId, user_id: client.actor.userId });
     }
   }
 
+  /** Records the page a socket shows and announces the user's page when it changed. */
+  private async view(client: Client, requested: string, path: string | null): Promise<void> {
+    const workspaceId = client.subscriptions.has(requested)
+      ? requested
+      : (await this.options.access.findWorkspace(requested))?.id;
+    if (!workspaceId || !client.subscriptions.has(workspaceId)) {
+      return this.fail(
+        client,
+        'VALIDATION_ERROR',
+        'Subscribe to the workspace before saying which page you view',
+      );
+    }
+    let page: string | null = null;
+    if (path !== null) {
+      try {
+        page = normalizePagePath(path);
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        return this.fail(client, error.code, error.message, workspaceId);
+      }
+    }
+    client.viewing.set(workspaceId, { path: page, seq: ++this.viewSeq });
+    this.announcePage(workspaceId, client.actor.userId, client.name);
+  }
+
+  /**
+   * A user's page in a workspace is the one their most recent `viewing` socket
+   * shows; when it differs from what was announced, `presence-update` says so
+   * (path null once none of their sockets shows a page). Workspace presence,
+   * with its 90 s timeout, is unaffected: closing a page's last tab takes the
+   * user off the page at once.
+   */
+  private announcePage(workspaceId: string, userId: string, name: string | null): void {
+    let latest: { path: string | null; seq: number } | undefined;
+    for (const other of this.clients) {
+      if (other.actor.userId !== userId || !other.subscriptions.has(workspaceId)) continue;
+      const viewing = other.viewing.get(workspaceId);
+      if (viewing && (!latest || viewing.seq > latest.seq)) latest = viewing;
+    }
+    const key = `${workspaceId}\u0000${userId}`;
+    const before = this.announced.get(key);
+    const now = latest?.path ?? null;
+    if (before === now || (before === undefined && now === null) || name === null) return;
+    if (latest) this.announced.set(key, now);
+    else this.announced.delete(key);
+    this.options.events.emit('presence-update', {
+      workspace_id: workspaceId,
+      user_id: userId,
+      name,
+      path: now,
+    });
+  }
+
   private unsubscribe(client: Client, workspaceId: string): void {
     client.subscriptions.delete(workspaceId);
+    client.viewing.delete(workspaceId);
     const subscribers = this.byWorkspace.get(workspaceId);
     subscribers?.delete(client);
     if (subscribers?.size === 0) this.byWorkspace.delete(workspaceId);
@@ -188,7 +278,10 @@ export class Hub {
 
   private detach(client: Client): void {
     if (!this.clients.delete(client)) return;
-    for (const workspaceId of [...client.subscriptions]) this.unsubscribe(client, workspaceId);
+    for (const workspaceId of [...client.subscriptions]) {
+      this.unsubscribe(client, workspaceId);
+      this.announcePage(workspaceId, client.actor.userId, client.name);
+    }
   }
 
   /** Sends or, when the client cannot keep up, drops it (a slow reader must not grow our memory). */
@@ -221,6 +314,7 @@ export class Hub {
 
   /** Sends a bus event to the subscribers of its workspace as `{ type, ...payload, at }`. */
   private deliver(event: FolioEvent): void {
+    this.pages.apply(event);
     if (event.type === 'member-removed') {
       const { workspace_id, user_id } = event.payload;
       void this.revoke(workspace_id, user_id).catch((error: unknown) =>
@@ -258,6 +352,7 @@ export class Hub {
       this.unsubscribe(client, workspaceId);
       this.send(client, data);
     }
+    this.announced.delete(`${workspaceId}\u0000${userId}`);
     if (this.presence.leave(workspaceId, userId)) {
       this.options.events.emit('presence-leave', { workspace_id: workspaceId, user_id: userId });
     }
@@ -267,6 +362,10 @@ export class Hub {
   private closeWorkspace(workspaceId: string): void {
     const subscribers = this.byWorkspace.get(workspaceId);
     this.presence.dropWorkspace(workspaceId);
+    this.pages.dropWorkspace(workspaceId);
+    for (const key of [...this.announced.keys()]) {
+      if (key.startsWith(`${workspaceId}\u0000`)) this.announced.delete(key);
+    }
     if (!subscribers) return;
     const data = JSON.stringify({
       type: 'unsubscribed',
