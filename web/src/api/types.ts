@@ -74,3 +74,6 @@ export interface LinkedIdentity {
 /** Roles that may change pages (CONTRACT.md part 2). */
 export const canEdit = (role: Role | undefined): boolean =>
   role === 'editor' || role === 'admin' || role === 'superadmin';
+
+/** Roles that may add comments and edit or delete their own (CONTRACT.md part 2: not viewers). */
+export const canComment = (role: Role | undefined): boolean => role !== undefined && role !== 'viewer';

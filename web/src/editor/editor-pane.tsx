@@ -2,7 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { api, ApiError, contentUrl } from '../api/client';
 import { canEdit, type Page, type Role } from '../api/types';
+import { PageComments } from '../comments/page-comments';
 import { useEvents } from '../live/workspace-events';
+import { PagePresence } from '../presence/page-presence';
 import { errorText } from '../ui/form-error';
 import { Loading } from '../ui/loading';
 import { loadDraft, clearDraft, type Draft } from './drafts';
@@ -104,6 +106,7 @@ function OpenPage({ slug, path, role, page, onMove, onDelete }: EditorPaneProps 
           <p className="page-path">{path}</p>
         </div>
         <div className="page-actions">
+          <PagePresence path={path} />
           {editable ? <SaveStatus status={state.status} /> : <span className="badge">Read only</span>}
           {editable && (
             <PublishedSwitch
@@ -134,6 +137,7 @@ function OpenPage({ slug, path, role, page, onMove, onDelete }: EditorPaneProps 
               Delete
             </button>
           )}
+          <PageComments slug={slug} path={path} role={role} />
         </div>
       </header>
       {editingDetails && (
