@@ -9,7 +9,7 @@ import type { EventType, FolioEvent } from '../events/types.js';
 import type { Logger } from '../logger.js';
 import type { AccessService } from '../services/access.js';
 import type { Clock } from '../lib/clock.js';
-import { PageDirectory } from './page-presence.js';
+import { PageDirectory, PageViews } from './page-presence.js';
 import { PRESENCE_TIMEOUT_MS, PresenceTracker } from './presence.js';
 
 /** SPEC.md 6.2's events and Folio's additive ones: the only bus events a WebSocket client ever sees. */
@@ -61,8 +61,6 @@ interface Client {
   reauthenticate: () => Promise<Actor>;
   /** Workspace ids this socket is subscribed to. */
   subscriptions: Set<string>;
-  /** The page this socket last said it shows per workspace, and when (a sequence number). */
-  viewing: Map<string, { path: string | null; seq: number }>;
   /** The user's display name, looked up on the first subscribe. */
   name: string | null;
   lastSeen: number;
@@ -83,9 +81,7 @@ export class Hub {
   private readonly byWorkspace = new Map<string, Set<Client>>();
   private readonly presence: PresenceTracker;
   private readonly pages = new PageDirectory();
-  /** The page last announced per workspace and user from this instance's sockets. */
-  private readonly announced = new Map<string, string | null>();
-  private viewSeq = 0;
+  private readonly pageViews = new PageViews<Client>();
   private readonly maxBuffered: number;
   private readonly maxSubscriptions: number;
   private readonly presenceTimeoutMs: number;
@@ -115,7 +111,6 @@ export class Hub {
       actor,
       reauthenticate,
       subscriptions: new Set(),
-      viewing: new Map(),
       name: null,
       lastSeen: this.now(),
       queue: Promise.resolve(),
@@ -166,7 +161,6 @@ export class Hub {
       const workspace = await this.options.access.findWorkspace(message.workspace_id);
       const id = workspace?.id ?? message.workspace_id;
       this.unsubscribe(client, id);
-      this.announcePage(id, client.actor.userId, client.name);
       return this.send(client, JSON.stringify({ type: 'unsubscribed', workspace_id: id }));
     }
     await this.subscribe(client, message.workspace_id);
@@ -236,41 +230,27 @@ export class Hub {
         return this.fail(client, error.code, error.message, workspaceId);
       }
     }
-    client.viewing.set(workspaceId, { path: page, seq: ++this.viewSeq });
-    this.announcePage(workspaceId, client.actor.userId, client.name);
+    this.announcePage(
+      client,
+      workspaceId,
+      this.pageViews.view(client, workspaceId, client.actor.userId, page),
+    );
   }
 
-  /**
-   * A user's page in a workspace is the one their most recent `viewing` socket
-   * shows; when it differs from what was announced, `presence-update` says so
-   * (path null once none of their sockets shows a page). Workspace presence,
-   * with its 90 s timeout, is unaffected: closing a page's last tab takes the
-   * user off the page at once.
-   */
-  private announcePage(workspaceId: string, userId: string, name: string | null): void {
-    let latest: { path: string | null; seq: number } | undefined;
-    for (const other of this.clients) {
-      if (other.actor.userId !== userId || !other.subscriptions.has(workspaceId)) continue;
-      const viewing = other.viewing.get(workspaceId);
-      if (viewing && (!latest || viewing.seq > latest.seq)) latest = viewing;
-    }
-    const key = `${workspaceId}\u0000${userId}`;
-    const before = this.announced.get(key);
-    const now = latest?.path ?? null;
-    if (before === now || (before === undefined && now === null) || name === null) return;
-    if (latest) this.announced.set(key, now);
-    else this.announced.delete(key);
+  /** `presence-update` for a change `PageViews` reported (none before the name is known). */
+  private announcePage(client: Client, workspaceId: string, change: { path: string | null } | null): void {
+    if (!change || client.name === null) return;
     this.options.events.emit('presence-update', {
       workspace_id: workspaceId,
-      user_id: userId,
-      name,
-      path: now,
+      user_id: client.actor.userId,
+      name: client.name,
+      path: change.path,
     });
   }
 
   private unsubscribe(client: Client, workspaceId: string): void {
     client.subscriptions.delete(workspaceId);
-    client.viewing.delete(workspaceId);
+    this.announcePage(client, workspaceId, this.pageViews.drop(client, workspaceId, client.actor.userId));
     const subscribers = this.byWorkspace.get(workspaceId);
     subscribers?.delete(client);
     if (subscribers?.size === 0) this.byWorkspace.delete(workspaceId);
@@ -278,10 +258,7 @@ export class Hub {
 
   private detach(client: Client): void {
     if (!this.clients.delete(client)) return;
-    for (const workspaceId of [...client.subscriptions]) {
-      this.unsubscribe(client, workspaceId);
-      this.announcePage(workspaceId, client.actor.userId, client.name);
-    }
+    for (const workspaceId of [...client.subscriptions]) this.unsubscribe(client, workspaceId);
   }
 
   /** Sends or, when the client cannot keep up, drops it (a slow reader must not grow our memory). */
@@ -352,7 +329,6 @@ export class Hub {
       this.unsubscribe(client, workspaceId);
       this.send(client, data);
     }
-    this.announced.delete(`${workspaceId}\u0000${userId}`);
     if (this.presence.leave(workspaceId, userId)) {
       this.options.events.emit('presence-leave', { workspace_id: workspaceId, user_id: userId });
     }
@@ -363,9 +339,6 @@ export class Hub {
     const subscribers = this.byWorkspace.get(workspaceId);
     this.presence.dropWorkspace(workspaceId);
     this.pages.dropWorkspace(workspaceId);
-    for (const key of [...this.announced.keys()]) {
-      if (key.startsWith(`${workspaceId}\u0000`)) this.announced.delete(key);
-    }
     if (!subscribers) return;
     const data = JSON.stringify({
       type: 'unsubscribed',

@@ -42,3 +42,49 @@ export class PageDirectory {
     this.byWorkspace.delete(workspaceId);
   }
 }
+
+/**
+ * Which page each socket of this instance shows, per workspace and user. A
+ * user's page is the one their most recent `viewing` socket shows; the
+ * answers say when that changed, for the hub to announce (`presence-update`,
+ * path null once none of their sockets shows a page). Workspace presence,
+ * with its 90 s timeout, is separate: closing a page's last tab takes the
+ * user off the page at once.
+ */
+export class PageViews<Socket> {
+  private readonly bySocket = new Map<string, Map<Socket, { path: string | null; seq: number }>>();
+  private readonly announced = new Map<string, string | null>();
+  private seq = 0;
+
+  /** Records the page `socket` shows; answers the user's new page when it changed. */
+  view(socket: Socket, workspaceId: string, userId: string, path: string | null) {
+    const key = keyOf(workspaceId, userId);
+    let sockets = this.bySocket.get(key);
+    if (!sockets) this.bySocket.set(key, (sockets = new Map()));
+    sockets.set(socket, { path, seq: ++this.seq });
+    return this.settle(key);
+  }
+
+  /** Forgets a socket's page (it unsubscribed or closed); answers the user's new page when it changed. */
+  drop(socket: Socket, workspaceId: string, userId: string) {
+    const key = keyOf(workspaceId, userId);
+    if (!this.bySocket.get(key)?.delete(socket)) return null;
+    return this.settle(key);
+  }
+
+  private settle(key: string): { path: string | null } | null {
+    const sockets = this.bySocket.get(key);
+    let latest: { path: string | null; seq: number } | undefined;
+    for (const view of sockets?.values() ?? []) if (!latest || view.seq > latest.seq) latest = view;
+    const before = this.announced.get(key) ?? null;
+    const now = latest?.path ?? null;
+    if (latest) this.announced.set(key, now);
+    else {
+      this.bySocket.delete(key);
+      this.announced.delete(key);
+    }
+    return before === now ? null : { path: now };
+  }
+}
+
+const keyOf = (workspaceId: string, userId: string) => `${workspaceId}\u0000${userId}`;
