@@ -70,6 +70,7 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
   const hub = new Hub({
     events: core.events,
     access: services.access,
+    userName: (userId) => services.people.nameOf(userId),
     clock: core.clock,
     logger,
   });

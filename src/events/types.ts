@@ -1,6 +1,7 @@
 /**
  * Every event Folio emits, keyed by type. The first nine are SPEC.md 6.2's
- * WebSocket events and carry exactly its payload fields; the rest are internal.
+ * WebSocket events and carry exactly its payload fields; two more are sent
+ * over WebSocket in addition; the rest are internal.
  * Payloads are plain JSON: the Redis bus carries them to every instance.
  */
 export interface EventPayloads {
@@ -13,6 +14,16 @@ export interface EventPayloads {
   'sync-status': { workspace_id: string; status: string };
   'conflict-detected': { workspace_id: string; path: string };
   'bulk-sync': { workspace_id: string; changed_count: number; paths: string[] };
+  /**
+   * Additive to SPEC.md 6.2 (sent over WebSocket): the page a present user has
+   * open changed; `path` null when they have none open any more.
+   */
+  'presence-update': { workspace_id: string; user_id: string; name: string; path: string | null };
+  /**
+   * Additive to SPEC.md 6.2 (sent over WebSocket): a comment on the page at
+   * `path` was added, edited, deleted, resolved or reopened.
+   */
+  'comment-changed': { workspace_id: string; path: string; comment_id: string; actor: string | null };
   /** Internal (not sent over WebSocket): a file was stored under uploads/; git auto-commit listens. */
   'upload-created': { workspace_id: string; path: string; actor: string | null };
   /** Internal (not sent over WebSocket): a member was removed; the hub drops their subscriptions. */

@@ -115,3 +115,6 @@ export const commentRecord = record({
 
 /** Threads: each root comment with its replies in the order they were written. */
 export const commentList = listOf(commentRecord.extend({ replies: z.array(commentRecord) }));
+
+/** `GET /api/v1/workspaces/:id/members`: who is in the workspace, as its members see them. */
+export const peopleList = listOf(record({ user_id: z.string(), name: z.string(), handle: z.string() }));

@@ -32,6 +32,7 @@ import {
   createComments,
   createInvitations,
   createMembers,
+  createPeople,
   createShareLinks,
   type PlanLimits,
 } from './collab/index.js';
@@ -165,12 +166,14 @@ export async function createServices(deps: ServiceDeps) {
   // Collaboration. The Cloud edition swaps in plan-backed seat limits.
   const planLimits: PlanLimits = { ...communityPlanLimits };
   const publicUrl = config.publicUrl;
+  const members = createMembers({ store, clock, access, events: deps.events });
   const collaboration = {
     planLimits,
-    members: createMembers({ store, clock, access, events: deps.events }),
+    members,
+    people: createPeople({ store, access, members }),
     invitations: createInvitations({ store, clock, access, outbox, planLimits, publicUrl }),
     shareLinks: createShareLinks({ store, clock, access, planLimits, publicUrl }),
-    comments: createComments({ store, clock, access }),
+    comments: createComments({ store, clock, access, events: deps.events }),
     // `settings-changed` tells the published site, which caches settings, at once.
     settings: createSettings({ store, clock, access, frontmatterMode, events: deps.events }),
     onboarding: createOnboarding({ store, clock }),

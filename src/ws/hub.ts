@@ -1,6 +1,7 @@
 import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import type { Actor } from '../domain/actor.js';
+import { normalizePagePath } from '../domain/paths.js';
 import { CAN } from '../domain/policy.js';
 import { AppError } from '../errors.js';
 import type { EventBus, Unsubscribe } from '../events/bus.js';
@@ -8,9 +9,10 @@ import type { EventType, FolioEvent } from '../events/types.js';
 import type { Logger } from '../logger.js';
 import type { AccessService } from '../services/access.js';
 import type { Clock } from '../lib/clock.js';
+import { PageDirectory, PageViews } from './page-presence.js';
 import { PRESENCE_TIMEOUT_MS, PresenceTracker } from './presence.js';
 
-/** SPEC.md 6.2's events: the only bus events a WebSocket client ever sees. */
+/** SPEC.md 6.2's events and Folio's additive ones: the only bus events a WebSocket client ever sees. */
 export const WS_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>([
   'page-created',
   'page-updated',
@@ -21,11 +23,15 @@ export const WS_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>([
   'sync-status',
   'conflict-detected',
   'bulk-sync',
+  'presence-update',
+  'comment-changed',
 ]);
 
 export interface HubOptions {
   events: EventBus;
   access: AccessService;
+  /** The display name shown beside a present user's page (`presence-update`). */
+  userName: (userId: string) => Promise<string>;
   clock: Clock;
   logger: Logger;
   presenceTimeoutMs?: number;
@@ -40,6 +46,12 @@ const clientMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('subscribe'), workspace_id: z.string().min(1).max(200) }),
   z.object({ type: z.literal('unsubscribe'), workspace_id: z.string().min(1).max(200) }),
   z.object({ type: z.literal('ping') }),
+  // Additive to SPEC.md 6.1: which page of a subscribed workspace this tab shows (null: none).
+  z.object({
+    type: z.literal('viewing'),
+    workspace_id: z.string().min(1).max(200),
+    path: z.string().min(1).max(1100).nullable(),
+  }),
 ]);
 
 interface Client {
@@ -49,6 +61,8 @@ interface Client {
   reauthenticate: () => Promise<Actor>;
   /** Workspace ids this socket is subscribed to. */
   subscriptions: Set<string>;
+  /** The user's display name, looked up on the first subscribe. */
+  name: string | null;
   lastSeen: number;
   /** Messages are handled one at a time, in order, so a subscribe is done before the next message. */
   queue: Promise<void>;
@@ -66,6 +80,8 @@ export class Hub {
   private readonly clients = new Set<Client>();
   private readonly byWorkspace = new Map<string, Set<Client>>();
   private readonly presence: PresenceTracker;
+  private readonly pages = new PageDirectory();
+  private readonly pageViews = new PageViews<Client>();
   private readonly maxBuffered: number;
   private readonly maxSubscriptions: number;
   private readonly presenceTimeoutMs: number;
@@ -95,6 +111,7 @@ export class Hub {
       actor,
       reauthenticate,
       subscriptions: new Set(),
+      name: null,
       lastSeen: this.now(),
       queue: Promise.resolve(),
     };
@@ -134,11 +151,12 @@ export class Hub {
       return this.fail(
         client,
         'VALIDATION_ERROR',
-        'Expected { type: "subscribe" | "unsubscribe", workspace_id } or { type: "ping" }',
+        'Expected { type: "subscribe" | "unsubscribe", workspace_id }, { type: "viewing", workspace_id, path } or { type: "ping" }',
       );
     }
     const message = result.data;
     if (message.type === 'ping') return this.send(client, JSON.stringify({ type: 'pong' }));
+    if (message.type === 'viewing') return this.view(client, message.workspace_id, message.path);
     if (message.type === 'unsubscribe') {
       const workspace = await this.options.access.findWorkspace(message.workspace_id);
       const id = workspace?.id ?? message.workspace_id;
@@ -155,6 +173,7 @@ export class Hub {
       // The same check as every HTTP read: another organization's user gets NOT_FOUND.
       const { workspace } = await this.options.access.require(client.actor, requested, CAN.read);
       workspaceId = workspace.id;
+      client.name ??= await this.options.userName(client.actor.userId);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       this.fail(client, error.code, error.message, requested);
@@ -174,13 +193,64 @@ export class Hub {
     if (!subscribers) this.byWorkspace.set(workspaceId, (subscribers = new Set()));
     subscribers.add(client);
     this.send(client, JSON.stringify({ type: 'subscribed', workspace_id: workspaceId }));
+    // The current state on subscribing (rather than an HTTP route): it arrives in order with the
+    // events that change it, so a client never applies a stale answer over a newer event.
+    this.send(
+      client,
+      JSON.stringify({
+        type: 'presence-snapshot',
+        workspace_id: workspaceId,
+        users: this.pages.snapshot(workspaceId),
+        at: new Date(this.now()).toISOString(),
+      }),
+    );
     if (this.presence.touch(workspaceId, client.actor.userId, this.now())) {
       this.options.events.emit('presence-join', { workspace_id: workspaceId, user_id: client.actor.userId });
     }
   }
 
+  /** Records the page a socket shows and announces the user's page when it changed. */
+  private async view(client: Client, requested: string, path: string | null): Promise<void> {
+    const workspaceId = client.subscriptions.has(requested)
+      ? requested
+      : (await this.options.access.findWorkspace(requested))?.id;
+    if (!workspaceId || !client.subscriptions.has(workspaceId)) {
+      return this.fail(
+        client,
+        'VALIDATION_ERROR',
+        'Subscribe to the workspace before saying which page you view',
+      );
+    }
+    let page: string | null = null;
+    if (path !== null) {
+      try {
+        page = normalizePagePath(path);
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        return this.fail(client, error.code, error.message, workspaceId);
+      }
+    }
+    this.announcePage(
+      client,
+      workspaceId,
+      this.pageViews.view(client, workspaceId, client.actor.userId, page),
+    );
+  }
+
+  /** `presence-update` for a change `PageViews` reported (none before the name is known). */
+  private announcePage(client: Client, workspaceId: string, change: { path: string | null } | null): void {
+    if (!change || client.name === null) return;
+    this.options.events.emit('presence-update', {
+      workspace_id: workspaceId,
+      user_id: client.actor.userId,
+      name: client.name,
+      path: change.path,
+    });
+  }
+
   private unsubscribe(client: Client, workspaceId: string): void {
     client.subscriptions.delete(workspaceId);
+    this.announcePage(client, workspaceId, this.pageViews.drop(client, workspaceId, client.actor.userId));
     const subscribers = this.byWorkspace.get(workspaceId);
     subscribers?.delete(client);
     if (subscribers?.size === 0) this.byWorkspace.delete(workspaceId);
@@ -221,6 +291,7 @@ export class Hub {
 
   /** Sends a bus event to the subscribers of its workspace as `{ type, ...payload, at }`. */
   private deliver(event: FolioEvent): void {
+    this.pages.apply(event);
     if (event.type === 'member-removed') {
       const { workspace_id, user_id } = event.payload;
       void this.revoke(workspace_id, user_id).catch((error: unknown) =>
@@ -267,6 +338,7 @@ export class Hub {
   private closeWorkspace(workspaceId: string): void {
     const subscribers = this.byWorkspace.get(workspaceId);
     this.presence.dropWorkspace(workspaceId);
+    this.pages.dropWorkspace(workspaceId);
     if (!subscribers) return;
     const data = JSON.stringify({
       type: 'unsubscribed',

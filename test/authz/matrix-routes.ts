@@ -240,6 +240,7 @@ export const ROUTES: Record<string, RouteSpec> = {
     callAllowed: true,
   },
 
+  'GET /api/v1/workspaces/:id/members': { access: { role: 'commenter' } },
   'GET /api/v1/workspaces/:id/admin/members': { access: { role: 'admin' } },
   'PUT /api/v1/workspaces/:id/admin/members/:user_id/role': {
     access: { role: 'admin' },

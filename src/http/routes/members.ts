@@ -4,13 +4,23 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Services } from '../../services/index.js';
 import { changeRoleInput, listInput } from '../../services/collab/index.js';
 import { requireActor, requireSignedIn } from '../auth-context.js';
+import { peopleList } from '../response-schemas.js';
 import { workspaceParams } from '../route-params.js';
 
-/** `/api/v1/workspaces/:id/admin/members`: list, change a role, remove (SPEC.md 4.5; admins only). */
+/**
+ * `/api/v1/workspaces/:id/admin/members`: list, change a role, remove (SPEC.md 4.5; admins only);
+ * and `/api/v1/workspaces/:id/members`, names and handles for the members who mention each other.
+ */
 export function memberRoutes(services: Services) {
-  const { members } = services;
+  const { members, people } = services;
   return (scope: FastifyInstance) => {
     const app = scope.withTypeProvider<ZodTypeProvider>();
+    app.get(
+      '/api/v1/workspaces/:id/members',
+      { schema: { params: workspaceParams, response: { 200: peopleList } }, preValidation: requireSignedIn },
+      async (request) => people.directory(requireActor(request), request.params.id),
+    );
+
     app.get(
       '/api/v1/workspaces/:id/admin/members',
       { schema: { params: workspaceParams, querystring: listInput }, preValidation: requireSignedIn },

@@ -12,6 +12,7 @@ import type { Database, WorkspaceRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
 import { record } from '../activity.js';
 import type { Clock } from '../../lib/clock.js';
+import type { EventBus } from '../../events/bus.js';
 import { effectiveRole } from './members.js';
 
 const body = z
@@ -106,8 +107,22 @@ type CommentRow = Awaited<ReturnType<ReturnType<typeof commentQuery>['execute']>
  * commenting the commenter role; resolving the editor role. Authors edit
  * their own comments; authors and admins delete them.
  */
-export function createComments(deps: { store: Store; clock: Clock; access: AccessService }) {
+export function createComments(deps: {
+  store: Store;
+  clock: Clock;
+  access: AccessService;
+  events: EventBus;
+}) {
   const db = deps.store.db;
+
+  /** Tells the page's open comment panels (WebSocket `comment-changed`), after the change is stored. */
+  const changed = (workspaceId: string, path: string, commentId: string, actor: Actor) =>
+    deps.events.emit('comment-changed', {
+      workspace_id: workspaceId,
+      path,
+      comment_id: commentId,
+      actor: actor.userId,
+    });
 
   const baseQuery = () => commentQuery(db);
 
@@ -204,6 +219,7 @@ export function createComments(deps: { store: Store; clock: Clock; access: Acces
         at: now,
       });
     });
+    changed(workspace.id, path, rootId, actor);
     return one(rootId);
   }
 
@@ -299,12 +315,13 @@ export function createComments(deps: { store: Store; clock: Clock; access: Acces
           at: now,
         });
       });
+      changed(workspace.id, page.path, id, actor);
       return one(id);
     },
 
     /** Edits the body of the caller's own comment (403 for anyone else's). */
     async update(actor: Actor, id: string, input: z.infer<typeof updateCommentInput>) {
-      const { row, workspace } = await authorizeOn(actor, id, CAN.comment);
+      const { row, workspace, path } = await authorizeOn(actor, id, CAN.comment);
       if (row.author_id !== actor.userId) throw forbidden('Only the author can edit a comment');
       const mentions = await resolveMentions(workspace, input.body);
       await db
@@ -316,12 +333,13 @@ export function createComments(deps: { store: Store; clock: Clock; access: Acces
         })
         .where('id', '=', id)
         .execute();
+      changed(workspace.id, path, id, actor);
       return one(id);
     },
 
     /** Deletes a comment (its author, or an admin); deleting a thread's root deletes its replies. */
     async remove(actor: Actor, id: string): Promise<void> {
-      const { row, role } = await authorizeOn(actor, id, CAN.deleteOwnComment);
+      const { row, role, workspace, path } = await authorizeOn(actor, id, CAN.deleteOwnComment);
       if (row.author_id !== actor.userId && !atLeast(role, 'admin')) {
         throw forbidden('Only the author or an admin can delete a comment');
       }
@@ -329,6 +347,7 @@ export function createComments(deps: { store: Store; clock: Clock; access: Acces
         .deleteFrom('comments')
         .where((eb) => eb.or([eb('id', '=', id), eb('parent_id', '=', id)]))
         .execute();
+      changed(workspace.id, path, id, actor);
     },
 
     /** Marks the comment's thread resolved (editor or higher). */

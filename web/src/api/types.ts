@@ -121,3 +121,6 @@ export interface WorkspaceSettings {
   frontmatter_mode: 'strict' | 'lenient';
   default_version: string | null;
 }
+
+/** Roles that may add comments and edit or delete their own (CONTRACT.md part 2: not viewers). */
+export const canComment = (role: Role | undefined): boolean => role !== undefined && role !== 'viewer';

@@ -2,7 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { api, ApiError, contentUrl } from '../api/client';
 import { canEdit, type Page, type Role } from '../api/types';
+import { PageComments } from '../comments/page-comments';
 import { useEvents } from '../live/workspace-events';
+import { PagePresence } from '../presence/page-presence';
 import { errorText } from '../ui/form-error';
 import { Loading } from '../ui/loading';
 import { loadDraft, clearDraft, type Draft } from './drafts';
@@ -117,6 +119,7 @@ function OpenPage({
           <PageActivity workspaceId={workspaceId} path={path} />
         </div>
         <div className="page-actions">
+          <PagePresence path={path} />
           {editable ? <SaveStatus status={state.status} /> : <span className="badge">Read only</span>}
           {editable && (
             <PublishedSwitch
@@ -147,6 +150,7 @@ function OpenPage({
               Delete
             </button>
           )}
+          <PageComments slug={slug} path={path} role={role} />
         </div>
       </header>
       {editingDetails && (

@@ -1,15 +1,21 @@
 import { createContext, useContext, useEffect, useState } from 'react';
 import { api } from '../api/client';
+import { presenceOf } from '../presence/presence-store';
 
-/** A server event of SPEC.md 6.2, as the WebSocket sends it. */
+/** A server event of SPEC.md 6.2 (or Folio's additive ones), as the WebSocket sends it. */
 export interface ServerEvent {
   type: string;
   workspace_id?: string;
-  path?: string;
+  /** A page's path; null in `presence-update` when the user has no page open. */
+  path?: string | null;
   old_path?: string;
   new_path?: string;
   actor?: string;
   user_id?: string;
+  /** `presence-update`: the user's display name. */
+  name?: string;
+  /** `presence-snapshot`: who is present and which page they have open. */
+  users?: { user_id: string; name: string; path: string | null }[];
 }
 
 type Listener = (event: ServerEvent) => void;
@@ -17,6 +23,39 @@ type Listener = (event: ServerEvent) => void;
 /** Fan-out of one workspace's events to the screens that care. */
 export class EventHub {
   private readonly listeners = new Set<Listener>();
+  private viewingPath: string | null = null;
+  private sender: ((text: string) => void) | null = null;
+  private flushQueued = false;
+
+  /**
+   * Tells the server which page this tab shows (null: none), for presence per
+   * page. Calls within one task are coalesced, so switching pages sends the
+   * new page only; the socket repeats it after each reconnect.
+   */
+  view(path: string | null): void {
+    this.viewingPath = path;
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    queueMicrotask(() => {
+      this.flushQueued = false;
+      this.sendViewing();
+    });
+  }
+
+  /** Called by the socket: how to send to the server (null while disconnected). */
+  connected(sender: ((text: string) => void) | null, workspaceId?: string): void {
+    this.sender = sender;
+    this.workspaceId = workspaceId;
+    this.sendViewing();
+  }
+
+  private workspaceId: string | undefined;
+
+  private sendViewing(): void {
+    if (!this.sender || !this.workspaceId) return;
+    this.sender(JSON.stringify({ type: 'viewing', workspace_id: this.workspaceId, path: this.viewingPath }));
+  }
+
   on(listener: Listener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -37,7 +76,12 @@ export const useEvents = (): EventHub => useContext(EventsContext);
  * reconnects with growing pauses when the connection drops.
  */
 export function useWorkspaceSocket(workspaceId: string | undefined): EventHub {
-  const [hub] = useState(() => new EventHub());
+  // Presence listens from the start: the snapshot arrives right after subscribing.
+  const [hub] = useState(() => {
+    const created = new EventHub();
+    presenceOf(created);
+    return created;
+  });
   useEffect(() => {
     if (!workspaceId) return;
     let socket: WebSocket | null = null;
@@ -55,7 +99,9 @@ export function useWorkspaceSocket(workspaceId: string | undefined): EventHub {
       socket = new WebSocket(`${scheme}//${location.host}/ws`);
       socket.onopen = () => {
         retry = 0;
-        socket?.send(JSON.stringify({ type: 'subscribe', workspace_id: workspaceId }));
+        const open = socket;
+        open?.send(JSON.stringify({ type: 'subscribe', workspace_id: workspaceId }));
+        hub.connected((text) => open?.send(text), workspaceId);
       };
       socket.onmessage = (message) => {
         try {
@@ -67,6 +113,7 @@ export function useWorkspaceSocket(workspaceId: string | undefined): EventHub {
       };
       socket.onclose = () => {
         socket = null;
+        hub.connected(null);
         if (!stopped) schedule();
       };
     };
@@ -77,6 +124,7 @@ export function useWorkspaceSocket(workspaceId: string | undefined): EventHub {
     void connect();
     return () => {
       stopped = true;
+      hub.connected(null);
       clearTimeout(timer);
       socket?.close();
     };
