@@ -27,9 +27,13 @@ export function useWorkspaces(enabled = true) {
   });
 }
 
-/** One workspace's page tree. */
-export function useTree(slug: string) {
+/**
+ * One workspace's page tree. `refetchOnMount: false` reads the copy another screen already
+ * loaded (and keeps current) without asking the server again.
+ */
+export function useTree(slug: string, options: { refetchOnMount?: boolean } = {}) {
   return useQuery({
+    ...options,
     queryKey: ['tree', slug],
     queryFn: () =>
       api<{ tree: TreeNode[] }>('GET', `/api/v1/content/${encodeURIComponent(slug)}/tree`).then(

@@ -1,10 +1,13 @@
 import { EditorView } from '@codemirror/view';
 import { EditorState, Transaction } from '@codemirror/state';
-import { useEffect, useRef, type RefObject } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useTree } from '../api/queries';
 import type { Page } from '../api/types';
 import { editorExtensions } from './editor-extensions';
+import { pagesOfTree, setWorkspacePages } from './page-context';
 import { PageSession, type SessionState } from './page-session';
 import { changesBetween } from './raw-text';
+import { Toolbar } from './toolbar';
 
 interface PageEditorProps {
   slug: string;
@@ -17,9 +20,12 @@ interface PageEditorProps {
   onState: (state: SessionState) => void;
 }
 
-/** CodeMirror on the page body, wired to the page's save loop. */
+/** CodeMirror on the page body, wired to the page's save loop, under its formatting toolbar. */
 export function PageEditor({ slug, path, page, readOnly, hidden, sessionRef, onState }: PageEditorProps) {
   const host = useRef<HTMLDivElement>(null);
+  const [editorView, setEditorView] = useState<EditorView | null>(null);
+  // The tree the workspace screen loaded and keeps current: page links are offered and checked against it.
+  const tree = useTree(slug, { refetchOnMount: false });
 
   useEffect(() => {
     let view: EditorView | null = null;
@@ -46,6 +52,7 @@ export function PageEditor({ slug, path, page, readOnly, hidden, sessionRef, onS
       state: EditorState.create({
         doc: session.initialDoc,
         extensions: editorExtensions({
+          page: { slug, path },
           readOnly,
           onDocChanged: () => session.edited(),
           onSave: () => void session.save(),
@@ -53,14 +60,26 @@ export function PageEditor({ slug, path, page, readOnly, hidden, sessionRef, onS
       }),
     });
     sessionRef.current = session;
+    setEditorView(view);
     return () => {
       session.dispose();
       sessionRef.current = null;
+      setEditorView(null);
       view?.destroy();
     };
     // The editor is made once per open page: the pane is keyed by path.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  return <div className="editor-host" ref={host} hidden={hidden} />;
+  useEffect(() => {
+    if (editorView && tree.data)
+      editorView.dispatch({ effects: setWorkspacePages.of(pagesOfTree(tree.data)) });
+  }, [editorView, tree.data]);
+
+  return (
+    <>
+      {!readOnly && <Toolbar view={editorView} hidden={hidden} />}
+      <div className="editor-host" ref={host} hidden={hidden} />
+    </>
+  );
 }
