@@ -10,7 +10,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { ARTIFACTS, describeInChromium, seriousA11yViolations, useBrowserApp } from '../helpers/browser.js';
 import { registerUser } from '../helpers/users.js';
 import { grantRole } from '../helpers/workspace-access.js';
-import { cursorAtEndOf, editor, fileBytes, waitSaved } from './editor-helpers.js';
+import { countPuts, cursorAtEndOf, editor, fileBytes, waitSaved } from './editor-helpers.js';
 
 /** A 1×1 PNG, as a screenshot tool would put on the clipboard. */
 const PNG_BASE64 =
@@ -19,9 +19,14 @@ const PNG_BASE64 =
 /**
  * Dispatches a `paste` (ClipboardEvent) or `drop` (DragEvent) holding one PNG file on the
  * editor, as the browser does when a writer pastes a screenshot or drags a file in. A drop
- * lands at the end of the line holding `dropOn`.
+ * lands at the end of the line holding `dropOn`; `base64` replaces the PNG's bytes.
  */
-async function sendImage(page: Page, kind: 'paste' | 'drop', name: string, dropOn = ''): Promise<void> {
+async function sendImage(
+  page: Page,
+  kind: 'paste' | 'drop',
+  name: string,
+  { dropOn = '', base64 = PNG_BASE64 } = {},
+): Promise<void> {
   const box = dropOn ? await page.locator('.cm-line', { hasText: dropOn }).first().boundingBox() : null;
   await page.evaluate(
     ({ kind, name, base64, x, y }) => {
@@ -38,7 +43,7 @@ async function sendImage(page: Page, kind: 'paste' | 'drop', name: string, dropO
     {
       kind,
       name,
-      base64: PNG_BASE64,
+      base64,
       x: box ? box.x + box.width - 30 : 0,
       y: box ? box.y + box.height / 2 : 0,
     },
@@ -89,7 +94,7 @@ describeInChromium('web app: editor tools', () => {
     await app.createPage('guides/drop.md', { title: 'Drop', body: 'Drop here: \n\nAfter.\n' });
     const { context, page } = await app.openWorkspace('guides/drop.md');
     await page.locator('.cm-line', { hasText: 'After.' }).waitFor();
-    await sendImage(page, 'drop', 'diagram.png', 'Drop here:');
+    await sendImage(page, 'drop', 'diagram.png', { dropOn: 'Drop here:' });
 
     // The page sits in guides/, so the link climbs to the workspace's uploads/ folder.
     await expect
@@ -99,6 +104,28 @@ describeInChromium('web app: editor tools', () => {
     expect((await readUpload(link[1]!)).status).toBe(200);
     await waitSaved(page);
     expect(saved('guides/drop.md')).toContain(`Drop here: ${link[0]}\n\nAfter.`);
+    await context.close();
+  }, 90_000);
+
+  it('removes the placeholder of a refused upload, says why, and saves nothing', async () => {
+    await app.createPage('refused.md', { title: 'Refused', body: 'Text stays.\n' });
+    const before = saved('refused.md');
+    const { context, page } = await app.openWorkspace('refused.md');
+    const puts = countPuts(page);
+    await cursorAtEndOf(page, 'Text stays.');
+    // Called a PNG, but its bytes are of no type the server accepts.
+    const garbage = Buffer.from([0, 159, 146, 150, 0, 255, 254, 1, 2, 3, 0, 0]).toString('base64');
+    await sendImage(page, 'paste', 'broken.png', { base64: garbage });
+
+    const alert = page.getByRole('alert').filter({ hasText: 'Could not upload broken.png' });
+    await alert.waitFor();
+    expect(await text(page)).not.toContain('Uploading');
+    await page.getByRole('button', { name: 'Dismiss' }).click();
+    await alert.waitFor({ state: 'detached' });
+    // Longer than the autosave pause: neither the placeholder nor its removal was a change to save.
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(puts.count).toBe(0);
+    expect(saved('refused.md')).toBe(before);
     await context.close();
   }, 90_000);
 

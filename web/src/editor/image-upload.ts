@@ -10,6 +10,7 @@ interface StoredUpload {
   path: string;
   url: string;
   filename: string;
+  content_type: string;
 }
 
 let nextUploadId = 1;
@@ -80,6 +81,15 @@ const imagesIn = (data: { files: FileList | null } | null): File[] =>
 const altOf = (name: string): string => name.replace(/\.[^.]+$/, '') || name;
 
 /**
+ * The link to a stored upload: an image link when the server found an image in the bytes,
+ * else a plain link (the server decides the type from the bytes, never from the name).
+ */
+function markdownFor(stored: StoredUpload, clientName: string, pagePath: string): string {
+  const link = `[${linkText(altOf(clientName))}](${hrefBetween(pagePath, stored.path)})`;
+  return stored.content_type.startsWith('image/') ? `!${link}` : link;
+}
+
+/**
  * Uploads `files` to the open page's workspace and links them at `from`…`to`: a placeholder
  * per file at once, replaced by `![name](relative/path)` when its upload is stored, or
  * removed, with the reason shown, when the server refuses it.
@@ -106,8 +116,7 @@ export function uploadImages(view: EditorView, files: readonly File[], from: num
     const form = new FormData();
     form.append('file', file, file.name);
     api<StoredUpload>('POST', `/api/v1/content/${encodeURIComponent(slug)}/uploads`, form).then(
-      (stored) =>
-        settle(view, id, `![${linkText(altOf(file.name))}](${hrefBetween(path, stored.path)})`, null),
+      (stored) => settle(view, id, markdownFor(stored, file.name, path), null),
       (error: unknown) => settle(view, id, '', `Could not upload ${file.name}: ${errorText(error)}`),
     );
   }
@@ -123,6 +132,21 @@ function settle(view: EditorView, id: number, text: string, error: string | null
     effects: error === null ? removePlaceholder.of(id) : [removePlaceholder.of(id), setUploadError.of(error)],
     userEvent: 'input.paste',
   });
+}
+
+/**
+ * The text to save: the editor's text without upload placeholders, so a page is never
+ * stored with `![Uploading …]()` in it, however long an upload takes. The link is saved
+ * once it has replaced its placeholder.
+ */
+export function textToSave(state: EditorState): string {
+  let text = '';
+  let at = 0;
+  for (const mark = state.field(placeholders, false)?.iter(); mark?.value; mark.next()) {
+    text += state.sliceDoc(at, mark.from);
+    at = mark.to;
+  }
+  return text + state.sliceDoc(at);
 }
 
 function placeholderRange(state: EditorState, id: number): { from: number; to: number } | null {

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useTree } from '../api/queries';
 import type { Page } from '../api/types';
 import { editorExtensions } from './editor-extensions';
+import { textToSave } from './image-upload';
 import { pagesOfTree, setWorkspacePages } from './page-context';
 import { PageSession, type SessionState } from './page-session';
 import { changesBetween } from './raw-text';
@@ -34,7 +35,7 @@ export function PageEditor({ slug, path, page, readOnly, hidden, sessionRef, onS
       path,
       page,
       {
-        getDoc: () => view?.state.doc.toString() ?? '',
+        getDoc: () => (view ? textToSave(view.state) : ''),
         setDoc: (doc) => {
           if (!view) return;
           const current = view.state.doc.toString();
