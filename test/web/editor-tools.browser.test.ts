@@ -87,6 +87,10 @@ describeInChromium('web app: editor tools', () => {
     await waitSaved(page);
     expect(saved('paste.md')).toContain(`Before the image.\n${link[0]}`);
     expect(saved('paste.md')).not.toContain('Uploading');
+    // The paste is one step: undo takes out the link, placeholder and all.
+    await page.keyboard.press('Control+z');
+    await eventually(() => text(page)).not.toContain('release-chart');
+    expect(await text(page)).not.toContain('Uploading');
     await context.close();
   }, 90_000);
 

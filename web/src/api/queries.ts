@@ -27,13 +27,9 @@ export function useWorkspaces(enabled = true) {
   });
 }
 
-/**
- * One workspace's page tree. `refetchOnMount: false` reads the copy another screen already
- * loaded (and keeps current) without asking the server again.
- */
-export function useTree(slug: string, options: { refetchOnMount?: boolean } = {}) {
+/** One workspace's page tree. */
+export function useTree(slug: string) {
   return useQuery({
-    ...options,
     queryKey: ['tree', slug],
     queryFn: () =>
       api<{ tree: TreeNode[] }>('GET', `/api/v1/content/${encodeURIComponent(slug)}/tree`).then(

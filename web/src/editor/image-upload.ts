@@ -1,4 +1,4 @@
-import { type EditorState, StateEffect, StateField, type Extension } from '@codemirror/state';
+import { type EditorState, StateEffect, StateField, Transaction, type Extension } from '@codemirror/state';
 import { Decoration, type DecorationSet, EditorView, showPanel, type Panel } from '@codemirror/view';
 import { api } from '../api/client';
 import { errorText } from '../ui/form-error';
@@ -105,11 +105,15 @@ export function uploadImages(view: EditorView, files: readonly File[], from: num
     insert += `![Uploading ${linkText(file.name)}…]()`;
     return addPlaceholder.of({ id, from: start, to: from + insert.length });
   });
+  // The history records the writer's part (the replaced selection, then each link as it
+  // arrives), never a placeholder: undo takes a link out and cannot bring a placeholder back.
+  if (to > from) view.dispatch({ changes: { from, to }, userEvent: 'delete.selection' });
   view.dispatch({
-    changes: { from, to, insert },
+    changes: { from, insert },
     effects: [...effects, setUploadError.of(null)],
     selection: { anchor: from + insert.length },
     scrollIntoView: true,
+    annotations: Transaction.addToHistory.of(false),
     userEvent: 'input.paste',
   });
   for (const { file, id } of uploads) {
@@ -122,14 +126,23 @@ export function uploadImages(view: EditorView, files: readonly File[], from: num
   }
 }
 
-/** Replaces an upload's placeholder (if the writer kept it) and shows or clears the error. */
+/** Replaces an upload's placeholder (if the writer kept it) with `text`; shows `error`, if any. */
 function settle(view: EditorView, id: number, text: string, error: string | null): void {
   // The page was closed while the file was uploading.
   if (!view.dom.isConnected) return;
   const found = placeholderRange(view.state, id);
+  const { main } = view.state.selection;
+  const cursorAfter = found !== null && main.empty && main.head === found.to;
   view.dispatch({
-    changes: found ? { ...found, insert: text } : undefined,
+    changes: found ?? undefined,
     effects: error === null ? removePlaceholder.of(id) : [removePlaceholder.of(id), setUploadError.of(error)],
+    annotations: Transaction.addToHistory.of(false),
+  });
+  if (!found || !text) return;
+  view.dispatch({
+    changes: { from: found.from, insert: text },
+    // A writer typing on after the placeholder stays after the link.
+    selection: cursorAfter ? { anchor: found.from + text.length } : undefined,
     userEvent: 'input.paste',
   });
 }

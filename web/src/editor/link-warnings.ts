@@ -31,7 +31,6 @@ export function missingPageLinks(state: EditorState): Diagnostic[] {
         from: node.from,
         to: node.to,
         severity: 'warning',
-        source: 'Links',
         message: `No page at ${target ?? href}`,
       });
     },

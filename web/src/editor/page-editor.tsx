@@ -1,8 +1,8 @@
 import { EditorView } from '@codemirror/view';
 import { EditorState, Transaction } from '@codemirror/state';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type RefObject } from 'react';
-import { useTree } from '../api/queries';
-import type { Page } from '../api/types';
+import type { Page, TreeNode } from '../api/types';
 import { editorExtensions } from './editor-extensions';
 import { textToSave } from './image-upload';
 import { pagesOfTree, setWorkspacePages } from './page-context';
@@ -25,8 +25,7 @@ interface PageEditorProps {
 export function PageEditor({ slug, path, page, readOnly, hidden, sessionRef, onState }: PageEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const [editorView, setEditorView] = useState<EditorView | null>(null);
-  // The tree the workspace screen loaded and keeps current: page links are offered and checked against it.
-  const tree = useTree(slug, { refetchOnMount: false });
+  useWorkspacePages(editorView, slug);
 
   useEffect(() => {
     let view: EditorView | null = null;
@@ -72,15 +71,35 @@ export function PageEditor({ slug, path, page, readOnly, hidden, sessionRef, onS
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  useEffect(() => {
-    if (editorView && tree.data)
-      editorView.dispatch({ effects: setWorkspacePages.of(pagesOfTree(tree.data)) });
-  }, [editorView, tree.data]);
-
   return (
     <>
       {!readOnly && <Toolbar view={editorView} hidden={hidden} />}
       <div className="editor-host" ref={host} hidden={hidden} />
     </>
   );
+}
+
+/**
+ * Keeps the editor's page list (for `[[` links and missing-page warnings) equal to the tree
+ * the workspace screen loaded and refreshes (`['tree', slug]`): read from the query cache,
+ * so opening a page asks the server for nothing more.
+ */
+function useWorkspacePages(view: EditorView | null, slug: string): void {
+  const client = useQueryClient();
+  useEffect(() => {
+    if (!view) return;
+    const key = ['tree', slug];
+    let shown: TreeNode[] | undefined;
+    const show = () => {
+      const tree = client.getQueryData<TreeNode[]>(key);
+      if (!tree || tree === shown) return;
+      shown = tree;
+      view.dispatch({ effects: setWorkspacePages.of(pagesOfTree(tree)) });
+    };
+    show();
+    return client.getQueryCache().subscribe((event) => {
+      if (event.type === 'updated' && event.query.queryKey[0] === 'tree' && event.query.queryKey[1] === slug)
+        show();
+    });
+  }, [client, view, slug]);
 }
