@@ -7,6 +7,12 @@ import { EditorState, type Extension } from '@codemirror/state';
 import { drawSelection, EditorView, highlightActiveLine, keymap } from '@codemirror/view';
 import { tags } from '@lezer/highlight';
 import { cspNonce } from './csp-nonce';
+import { imageUpload } from './image-upload';
+import { linkWarnings } from './link-warnings';
+import { pageContext, type PageLocation } from './page-context';
+import { pageLinks } from './page-links';
+import { slashCommands } from './slash-commands';
+import { formattingKeys } from './toolbar';
 
 /** Markdown marks in the app's own colours (CSS variables), so light and dark both read well. */
 const markdownStyle = HighlightStyle.define([
@@ -32,18 +38,55 @@ const theme = EditorView.theme({
   '.cm-selectionBackground, &.cm-focused .cm-selectionBackground': { backgroundColor: 'var(--selection)' },
   '.cm-cursor': { borderLeftColor: 'var(--text)' },
   '.cm-panels': { backgroundColor: 'var(--surface-2)', color: 'var(--text)' },
+  // Completion lists and hover messages in the app's colours, so they read in the dark theme too.
+  '.cm-tooltip': {
+    backgroundColor: 'var(--surface)',
+    color: 'var(--text)',
+    border: '1px solid var(--border)',
+    borderRadius: 'var(--radius)',
+    boxShadow: 'var(--shadow)',
+  },
+  '.cm-tooltip.cm-tooltip-autocomplete > ul': {
+    fontFamily: 'var(--font)',
+    fontSize: '14px',
+    padding: '4px',
+    // Tall enough for every slash command at once, so the list only scrolls for long page lists.
+    maxHeight: '27em',
+  },
+  '.cm-tooltip.cm-tooltip-autocomplete > ul > li': {
+    padding: '4px 10px',
+    borderRadius: '6px',
+    lineHeight: '1.5',
+  },
+  '.cm-tooltip-autocomplete ul li[aria-selected]': {
+    backgroundColor: 'var(--accent)',
+    color: 'var(--accent-text)',
+  },
+  '.cm-completionDetail': {
+    marginLeft: '1em',
+    fontStyle: 'normal',
+    fontFamily: 'var(--font-mono)',
+    opacity: '0.75',
+  },
+  '.cm-completionMatchedText': { textDecoration: 'none', fontWeight: '700' },
 });
 
 export interface ExtensionOptions {
+  /** The open page: where uploads go and what links are relative to. */
+  page: PageLocation;
   readOnly: boolean;
   onDocChanged: () => void;
   onSave: () => void;
 }
 
-/** The editor's behaviour: Markdown, history, find and replace, Mod-S, and its accessible name. */
-export function editorExtensions({ readOnly, onDocChanged, onSave }: ExtensionOptions): Extension[] {
+/**
+ * The editor's behaviour: Markdown, history, find and replace, Mod-S, the writing tools
+ * (image upload, slash commands, `[[` page links, missing-page warnings) and its accessible name.
+ */
+export function editorExtensions({ page, readOnly, onDocChanged, onSave }: ExtensionOptions): Extension[] {
   return [
     cspNonce,
+    pageContext(page),
     history(),
     drawSelection(),
     highlightActiveLine(),
@@ -53,7 +96,10 @@ export function editorExtensions({ readOnly, onDocChanged, onSave }: ExtensionOp
     syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
     search({ top: true }),
     highlightSelectionMatches(),
-    autocompletion({ override: [] }),
+    autocompletion({ override: [slashCommands, pageLinks], icons: false }),
+    readOnly ? [] : imageUpload(),
+    linkWarnings(),
+    formattingKeys,
     keymap.of([
       {
         key: 'Mod-s',

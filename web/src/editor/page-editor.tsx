@@ -1,10 +1,14 @@
 import { EditorView } from '@codemirror/view';
 import { EditorState, Transaction } from '@codemirror/state';
-import { useEffect, useRef, type RefObject } from 'react';
-import type { Page } from '../api/types';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type RefObject } from 'react';
+import type { Page, TreeNode } from '../api/types';
 import { editorExtensions } from './editor-extensions';
+import { textToSave } from './image-upload';
+import { pagesOfTree, setWorkspacePages } from './page-context';
 import { PageSession, type SessionState } from './page-session';
 import { changesBetween } from './raw-text';
+import { Toolbar } from './toolbar';
 
 interface PageEditorProps {
   slug: string;
@@ -17,9 +21,11 @@ interface PageEditorProps {
   onState: (state: SessionState) => void;
 }
 
-/** CodeMirror on the page body, wired to the page's save loop. */
+/** CodeMirror on the page body, wired to the page's save loop, under its formatting toolbar. */
 export function PageEditor({ slug, path, page, readOnly, hidden, sessionRef, onState }: PageEditorProps) {
   const host = useRef<HTMLDivElement>(null);
+  const [editorView, setEditorView] = useState<EditorView | null>(null);
+  useWorkspacePages(editorView, slug);
 
   useEffect(() => {
     let view: EditorView | null = null;
@@ -28,7 +34,7 @@ export function PageEditor({ slug, path, page, readOnly, hidden, sessionRef, onS
       path,
       page,
       {
-        getDoc: () => view?.state.doc.toString() ?? '',
+        getDoc: () => (view ? textToSave(view.state) : ''),
         setDoc: (doc) => {
           if (!view) return;
           const current = view.state.doc.toString();
@@ -46,6 +52,7 @@ export function PageEditor({ slug, path, page, readOnly, hidden, sessionRef, onS
       state: EditorState.create({
         doc: session.initialDoc,
         extensions: editorExtensions({
+          page: { slug, path },
           readOnly,
           onDocChanged: () => session.edited(),
           onSave: () => void session.save(),
@@ -53,14 +60,46 @@ export function PageEditor({ slug, path, page, readOnly, hidden, sessionRef, onS
       }),
     });
     sessionRef.current = session;
+    setEditorView(view);
     return () => {
       session.dispose();
       sessionRef.current = null;
+      setEditorView(null);
       view?.destroy();
     };
     // The editor is made once per open page: the pane is keyed by path.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  return <div className="editor-host" ref={host} hidden={hidden} />;
+  return (
+    <>
+      {!readOnly && <Toolbar view={editorView} hidden={hidden} />}
+      <div className="editor-host" ref={host} hidden={hidden} />
+    </>
+  );
+}
+
+/**
+ * Keeps the editor's page list (for `[[` links and missing-page warnings) equal to the tree
+ * the workspace screen loaded and refreshes (`['tree', slug]`): read from the query cache,
+ * so opening a page asks the server for nothing more.
+ */
+function useWorkspacePages(view: EditorView | null, slug: string): void {
+  const client = useQueryClient();
+  useEffect(() => {
+    if (!view) return;
+    const key = ['tree', slug];
+    let shown: TreeNode[] | undefined;
+    const show = () => {
+      const tree = client.getQueryData<TreeNode[]>(key);
+      if (!tree || tree === shown) return;
+      shown = tree;
+      view.dispatch({ effects: setWorkspacePages.of(pagesOfTree(tree)) });
+    };
+    show();
+    return client.getQueryCache().subscribe((event) => {
+      if (event.type === 'updated' && event.query.queryKey[0] === 'tree' && event.query.queryKey[1] === slug)
+        show();
+    });
+  }, [client, view, slug]);
 }
