@@ -5,6 +5,7 @@ import { BrowserRouter } from 'react-router';
 import { AppRoutes } from './routes';
 import './styles/app.css';
 import './styles/account.css';
+import './styles/tree.css';
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },

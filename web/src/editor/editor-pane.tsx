@@ -18,6 +18,7 @@ export interface EditorPaneProps {
   path: string;
   role: Role;
   onMove?: () => void;
+  onRename?: () => void;
   onDelete?: () => void;
 }
 
@@ -47,7 +48,7 @@ export default function EditorPane(props: EditorPaneProps) {
   return <OpenPage {...props} page={page.data} />;
 }
 
-function OpenPage({ slug, path, role, page, onMove, onDelete }: EditorPaneProps & { page: Page }) {
+function OpenPage({ slug, path, role, page, onMove, onRename, onDelete }: EditorPaneProps & { page: Page }) {
   const editable = canEdit(role);
   const events = useEvents();
   const session = useRef<PageSession | null>(null);
@@ -127,6 +128,11 @@ function OpenPage({ slug, path, role, page, onMove, onDelete }: EditorPaneProps 
           {onMove && (
             <button type="button" className="button small" onClick={onMove}>
               Move…
+            </button>
+          )}
+          {onRename && (
+            <button type="button" className="button small" onClick={onRename}>
+              Rename…
             </button>
           )}
           {onDelete && (

@@ -11,12 +11,14 @@ interface MoveDialogProps {
   slug: string;
   path: string;
   folders: string[];
+  /** "Rename…": the same move, kept in the page's folder, asking only for the file name. */
+  rename?: boolean;
   onMoved: (path: string) => void;
   onClose: () => void;
 }
 
 /** "Move to…": a new folder and file name for the page; the server keeps its id and rewrites links. */
-export function MoveDialog({ slug, path, folders, onMoved, onClose }: MoveDialogProps) {
+export function MoveDialog({ slug, path, folders, rename = false, onMoved, onClose }: MoveDialogProps) {
   const queryClient = useQueryClient();
   const folderId = useId();
   const parts = path.split('/');
@@ -36,9 +38,9 @@ export function MoveDialog({ slug, path, folders, onMoved, onClose }: MoveDialog
     move.mutate(joinPath(folder, name));
   };
   return (
-    <Dialog title="Move to…" onClose={onClose}>
+    <Dialog title={rename ? 'Rename page' : 'Move to…'} onClose={onClose}>
       <form onSubmit={submit} className="stack">
-        <div className="field">
+        <div className="field" hidden={rename}>
           <label htmlFor={folderId}>Folder</label>
           <select id={folderId} value={folder} onChange={(e) => setFolder(e.target.value)}>
             <option value="">Top level</option>
@@ -49,14 +51,21 @@ export function MoveDialog({ slug, path, folders, onMoved, onClose }: MoveDialog
             ))}
           </select>
         </div>
-        <Field label="File name" name="name" defaultValue={parts.at(-1)} required autoFocus />
+        <Field
+          label="File name"
+          name="name"
+          defaultValue={parts.at(-1)}
+          hint={rename ? 'The page keeps its title; change the title in Details….' : undefined}
+          required
+          autoFocus
+        />
         <FormError error={move.error} />
         <div className="dialog-actions">
           <button type="button" className="button" onClick={onClose}>
             Cancel
           </button>
           <button type="submit" className="button primary" disabled={move.isPending}>
-            Move
+            {rename ? 'Rename' : 'Move'}
           </button>
         </div>
       </form>
