@@ -1,7 +1,8 @@
 /**
  * Organising the page tree in headless Chromium against a real server: dragging a page
  * between its siblings (the `order` lands in the files) and onto a folder (the file moves,
- * a refused move is undone), Alt+ArrowDown, renaming with F2 and from the page header,
+ * a refused move is undone; a long folder stays virtualised while a page is dragged down it
+ * and scrolls near the edge), Alt+ArrowDown, renaming with F2 and from the page header,
  * a new page from a template, and the sidebar of a workspace without pages.
  */
 import { existsSync } from 'node:fs';
@@ -91,6 +92,34 @@ describeInChromium('web app: organising the page tree', () => {
     await context.close();
   }, 90_000);
 
+  it('keeps rendering only the rows in view while a page is dragged down a long folder', async () => {
+    for (let i = 0; i < 120; i++) {
+      const n = String(i).padStart(3, '0');
+      await app.createPage(`many/p-${n}.md`, { title: `P ${n}` });
+    }
+    const { context, page } = await app.openWorkspace(undefined, { height: 700 });
+    await openFolder(page, 'many');
+    const scroller = page.locator('.tree-scroller');
+    const box = (await scroller.boundingBox())!;
+    const first = (await row(page, 'P 000').boundingBox())!;
+    await page.mouse.move(first.x + 30, first.y + 15);
+    await page.mouse.down();
+    await page.mouse.move(first.x + 30, first.y + 40, { steps: 4 });
+    // Held near the bottom edge, the tree scrolls on its own.
+    for (let i = 0; (await scroller.evaluate((el) => el.scrollTop)) < 1500 && i < 400; i++) {
+      await page.mouse.move(first.x + 30 + (i % 2), box.y + box.height - 10);
+    }
+    expect(await scroller.evaluate((el) => el.scrollTop)).toBeGreaterThanOrEqual(1500);
+    // Far fewer rows than the folder holds, yet the dragged one is still there.
+    expect(await tree(page).getByRole('treeitem').count()).toBeLessThan(100);
+    expect(await row(page, 'P 000').count()).toBe(1);
+    await page.mouse.move(first.x + 30, box.y + box.height / 2, { steps: 3 });
+    await page.mouse.up();
+    await expect.poll(() => orderIn('many/p-000.md'), { timeout: 20_000 }).toMatch(/^\d+$/);
+    expect(Number(orderIn('many/p-000.md'))).toBeGreaterThan(40);
+    await context.close();
+  }, 180_000);
+
   it('moves a focused page down among its siblings with Alt+ArrowDown and says so', async () => {
     const { context, page } = await app.openWorkspace();
     await openFolder(page, 'nudge');
@@ -110,6 +139,7 @@ describeInChromium('web app: organising the page tree', () => {
     await row(page, 'Rename me').focus();
     await page.keyboard.press('F2');
     const dialog = page.getByRole('dialog', { name: 'Rename page' });
+    expect(await dialog.getByLabel('Folder').count()).toBe(0);
     await dialog.getByLabel('File name').fill('renamed.md');
     await dialog.getByRole('button', { name: 'Rename' }).click();
     await expect.poll(() => onDisk('renamed.md')).toBe(true);

@@ -40,22 +40,24 @@ export function MoveDialog({ slug, path, folders, rename = false, onMoved, onClo
   return (
     <Dialog title={rename ? 'Rename page' : 'Move to…'} onClose={onClose}>
       <form onSubmit={submit} className="stack">
-        <div className="field" hidden={rename}>
-          <label htmlFor={folderId}>Folder</label>
-          <select id={folderId} value={folder} onChange={(e) => setFolder(e.target.value)}>
-            <option value="">Top level</option>
-            {folders.map((f) => (
-              <option key={f} value={f}>
-                {f}
-              </option>
-            ))}
-          </select>
-        </div>
+        {!rename && (
+          <div className="field">
+            <label htmlFor={folderId}>Folder</label>
+            <select id={folderId} value={folder} onChange={(e) => setFolder(e.target.value)}>
+              <option value="">Top level</option>
+              {folders.map((f) => (
+                <option key={f} value={f}>
+                  {f}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
         <Field
           label="File name"
           name="name"
           defaultValue={parts.at(-1)}
-          hint={rename ? 'The page keeps its title; change the title in Details….' : undefined}
+          hint={rename ? 'The title stays as it is; change it under Details…' : undefined}
           required
           autoFocus
         />

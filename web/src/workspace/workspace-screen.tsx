@@ -171,7 +171,11 @@ export function WorkspaceScreen() {
             ) : (
               <div className="empty-state">
                 <h1>{workspace.name}</h1>
-                <p>Choose a page from the tree{editable ? ', or create a new one' : ''}.</p>
+                <p>
+                  {tree.data?.length === 0
+                    ? 'This workspace is empty.'
+                    : `Choose a page from the tree${editable ? ', or create a new one' : ''}.`}
+                </p>
               </div>
             )}
           </main>
