@@ -6,6 +6,7 @@ import { prefetchForLocation } from './boot-prefetch';
 import { AppRoutes } from './routes';
 import './styles/app.css';
 import './styles/account.css';
+import './styles/tree.css';
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },

@@ -24,6 +24,7 @@ export interface EditorPaneProps {
   path: string;
   role: Role;
   onMove?: () => void;
+  onRename?: () => void;
   onDelete?: () => void;
 }
 
@@ -60,6 +61,7 @@ function OpenPage({
   role,
   page,
   onMove,
+  onRename,
   onDelete,
 }: EditorPaneProps & { page: Page }) {
   const editable = canEdit(role);
@@ -143,6 +145,11 @@ function OpenPage({
           {onMove && (
             <button type="button" className="button small" onClick={onMove}>
               Move…
+            </button>
+          )}
+          {onRename && (
+            <button type="button" className="button small" onClick={onRename}>
+              Rename…
             </button>
           )}
           {onDelete && (

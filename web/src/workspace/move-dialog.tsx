@@ -11,12 +11,14 @@ interface MoveDialogProps {
   slug: string;
   path: string;
   folders: string[];
+  /** "Rename…": the same move, kept in the page's folder, asking only for the file name. */
+  rename?: boolean;
   onMoved: (path: string) => void;
   onClose: () => void;
 }
 
 /** "Move to…": a new folder and file name for the page; the server keeps its id and rewrites links. */
-export function MoveDialog({ slug, path, folders, onMoved, onClose }: MoveDialogProps) {
+export function MoveDialog({ slug, path, folders, rename = false, onMoved, onClose }: MoveDialogProps) {
   const queryClient = useQueryClient();
   const folderId = useId();
   const parts = path.split('/');
@@ -36,27 +38,36 @@ export function MoveDialog({ slug, path, folders, onMoved, onClose }: MoveDialog
     move.mutate(joinPath(folder, name));
   };
   return (
-    <Dialog title="Move to…" onClose={onClose}>
+    <Dialog title={rename ? 'Rename page' : 'Move to…'} onClose={onClose}>
       <form onSubmit={submit} className="stack">
-        <div className="field">
-          <label htmlFor={folderId}>Folder</label>
-          <select id={folderId} value={folder} onChange={(e) => setFolder(e.target.value)}>
-            <option value="">Top level</option>
-            {folders.map((f) => (
-              <option key={f} value={f}>
-                {f}
-              </option>
-            ))}
-          </select>
-        </div>
-        <Field label="File name" name="name" defaultValue={parts.at(-1)} required autoFocus />
+        {!rename && (
+          <div className="field">
+            <label htmlFor={folderId}>Folder</label>
+            <select id={folderId} value={folder} onChange={(e) => setFolder(e.target.value)}>
+              <option value="">Top level</option>
+              {folders.map((f) => (
+                <option key={f} value={f}>
+                  {f}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        <Field
+          label="File name"
+          name="name"
+          defaultValue={parts.at(-1)}
+          hint={rename ? 'The title stays as it is; change it under Details…' : undefined}
+          required
+          autoFocus
+        />
         <FormError error={move.error} />
         <div className="dialog-actions">
           <button type="button" className="button" onClick={onClose}>
             Cancel
           </button>
           <button type="submit" className="button primary" disabled={move.isPending}>
-            Move
+            {rename ? 'Rename' : 'Move'}
           </button>
         </div>
       </form>

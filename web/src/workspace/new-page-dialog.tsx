@@ -1,11 +1,12 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { api, contentUrl } from '../api/client';
-import type { Page } from '../api/types';
+import type { List, Page } from '../api/types';
 import { Dialog } from '../ui/dialog';
 import { Field } from '../ui/field';
 import { FormError } from '../ui/form-error';
 import { fileNameFor, joinPath } from './tree-model';
+import { pageFromTemplate, type TemplateSummary } from './templates';
 
 interface NewPageDialogProps {
   slug: string;
@@ -17,7 +18,10 @@ interface NewPageDialogProps {
   onClose: () => void;
 }
 
-/** Creates a page (or a folder with its first page) through the content API. */
+/**
+ * Creates a page (or a folder with its first page) through the content API, blank or
+ * filled from one of the templates of `GET /api/v1/templates`.
+ */
 export function NewPageDialog({
   slug,
   folders,
@@ -28,10 +32,21 @@ export function NewPageDialog({
 }: NewPageDialogProps) {
   const queryClient = useQueryClient();
   const folderId = useId();
+  const templateId = useId();
   const [folder, setFolder] = useState(initialFolder);
+  const [template, setTemplate] = useState('');
+  const templates = useQuery({
+    queryKey: ['templates'],
+    queryFn: () => api<List<TemplateSummary>>('GET', '/api/v1/templates').then((r) => r.data),
+    staleTime: Infinity,
+  });
   const create = useMutation({
-    mutationFn: ({ path, title }: { path: string; title: string }) =>
-      api<Page>('POST', contentUrl(slug, path), { title }),
+    mutationFn: async ({ path, title }: { path: string; title: string }) =>
+      api<Page>(
+        'POST',
+        contentUrl(slug, path),
+        template ? await pageFromTemplate(template, title) : { title },
+      ),
     onSuccess: async (page) => {
       await queryClient.invalidateQueries({ queryKey: ['tree', slug] });
       onCreated(page.path);
@@ -61,6 +76,22 @@ export function NewPageDialog({
             ))}
           </select>
         </div>
+        {kind === 'page' && (
+          <div className="field">
+            <label htmlFor={templateId}>Template</label>
+            <select id={templateId} value={template} onChange={(e) => setTemplate(e.target.value)}>
+              <option value="">Blank</option>
+              {templates.data?.map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.name}
+                </option>
+              ))}
+            </select>
+            {template && (
+              <p className="hint">{templates.data?.find((t) => t.id === template)?.description}</p>
+            )}
+          </div>
+        )}
         <FormError error={create.error} />
         <div className="dialog-actions">
           <button type="button" className="button" onClick={onClose}>

@@ -1,6 +1,9 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { TreeNode } from '../api/types';
 import { ancestorFolders, visibleRows, type TreeRow } from './tree-model';
+import { nudgeFor } from './tree-order';
+import { useTreeDrag } from './use-tree-drag';
+import type { TreeOrganise } from './use-tree-organise';
 
 const ROW_HEIGHT = 30;
 const OVERSCAN = 12;
@@ -9,6 +12,10 @@ interface PageTreeProps {
   tree: readonly TreeNode[];
   activePath: string | null;
   onOpen: (path: string) => void;
+  /** Given to editors: pages can be dragged, and reordered with Alt+ArrowUp / Alt+ArrowDown. */
+  organise?: TreeOrganise;
+  /** Given to editors: F2 on a page asks for its new file name. */
+  onRename?: (path: string) => void;
 }
 
 /**
@@ -16,8 +23,10 @@ interface PageTreeProps {
  * folder, one tab stop (roving tabindex), arrows, Home and End to move, Right and Left
  * to expand and collapse, Enter to open. Only the rows in view are rendered, so a tree
  * of thousands of pages stays fast; the rows carry aria-level, -posinset and -setsize.
+ * Editors also drag pages (see use-tree-drag.ts), move a page among its siblings with
+ * Alt+ArrowUp and Alt+ArrowDown, and rename one with F2; a live region says what happened.
  */
-export function PageTree({ tree, activePath, onOpen }: PageTreeProps) {
+export function PageTree({ tree, activePath, onOpen, organise, onRename }: PageTreeProps) {
   const [expanded, setExpanded] = useState<Set<string>>(() => new Set(ancestorFolders(activePath ?? '')));
   const [focusKey, setFocusKey] = useState<string | null>(activePath);
   const [scrollTop, setScrollTop] = useState(0);
@@ -26,6 +35,19 @@ export function PageTree({ tree, activePath, onOpen }: PageTreeProps) {
   const wantFocus = useRef(false);
 
   const rows = useMemo(() => visibleRows(tree, expanded), [tree, expanded]);
+  const toggle = (key: string, open?: boolean) =>
+    setExpanded((prev) => {
+      const next = new Set(prev);
+      if (open ?? !prev.has(key)) next.add(key);
+      else next.delete(key);
+      return next;
+    });
+  const drag = useTreeDrag(
+    tree,
+    organise,
+    (key) => expanded.has(key),
+    (folder) => toggle(folder, true),
+  );
   const focusIndex = Math.max(
     0,
     rows.findIndex((r) => r.key === focusKey),
@@ -61,13 +83,14 @@ export function PageTree({ tree, activePath, onOpen }: PageTreeProps) {
 
   const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
   const last = Math.min(rows.length, Math.ceil((scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
-  const toggle = (key: string, open?: boolean) =>
-    setExpanded((prev) => {
-      const next = new Set(prev);
-      if (open ?? !prev.has(key)) next.add(key);
-      else next.delete(key);
-      return next;
-    });
+  // Only the rows in view are in the DOM, plus a dragged row scrolled out of view: removing
+  // the element a drag started from would end the drag.
+  const rendered = rows.slice(first, last).map((row, i) => ({ row, index: first + i }));
+  const dragIndex = drag.dragKey === null ? -1 : rows.findIndex((r) => r.key === drag.dragKey);
+  if (dragIndex >= 0 && (dragIndex < first || dragIndex >= last)) {
+    const row = rows[dragIndex];
+    if (row) rendered.push({ row, index: dragIndex });
+  }
   const moveTo = (index: number) => {
     const row = rows[Math.max(0, Math.min(rows.length - 1, index))];
     if (!row) return;
@@ -83,6 +106,15 @@ export function PageTree({ tree, activePath, onOpen }: PageTreeProps) {
     const row = rows[focusIndex];
     if (!row) return;
     const isFolder = row.node.type === 'folder';
+    if (event.altKey && (event.key === 'ArrowUp' || event.key === 'ArrowDown')) {
+      event.preventDefault();
+      const request = isFolder ? null : nudgeFor(tree, row.key, event.key === 'ArrowUp' ? -1 : 1);
+      if (organise && request) {
+        wantFocus.current = true;
+        organise.reorder(row.key, request);
+      }
+      return;
+    }
     const open = expanded.has(row.key);
     const keys: Record<string, () => void> = {
       ArrowDown: () => moveTo(focusIndex + 1),
@@ -99,6 +131,9 @@ export function PageTree({ tree, activePath, onOpen }: PageTreeProps) {
       },
       Enter: () => activate(row),
       ' ': () => activate(row),
+      F2: () => {
+        if (!isFolder) onRename?.(row.key);
+      },
     };
     const action = keys[event.key];
     if (action) {
@@ -108,46 +143,64 @@ export function PageTree({ tree, activePath, onOpen }: PageTreeProps) {
   };
 
   return (
-    <div className="tree-scroller" ref={scroller} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}>
+    <>
+      {organise?.status?.error && (
+        <p className="tree-error" role="alert">
+          {organise.status.message}
+        </p>
+      )}
       <div
-        role="tree"
-        aria-label="Pages"
-        className="tree"
-        style={{ height: rows.length * ROW_HEIGHT }}
-        onKeyDown={onKeyDown}
+        className="tree-scroller"
+        ref={scroller}
+        onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+        onDragOver={drag.onScrollerDragOver}
       >
-        {rows.slice(first, last).map((row, i) => {
-          const index = first + i;
-          const isFolder = row.node.type === 'folder';
-          const selected = !isFolder && row.node.path === activePath;
-          return (
-            <div
-              key={row.key}
-              role="treeitem"
-              data-index={index}
-              aria-level={row.level}
-              aria-posinset={row.posinset}
-              aria-setsize={row.setsize}
-              aria-expanded={isFolder ? expanded.has(row.key) : undefined}
-              aria-selected={selected}
-              aria-current={selected ? 'page' : undefined}
-              tabIndex={index === focusIndex ? 0 : -1}
-              className={`tree-row${selected ? ' is-active' : ''}`}
-              style={{ top: index * ROW_HEIGHT, paddingLeft: 8 + (row.level - 1) * 16 }}
-              onClick={() => {
-                setFocusKey(row.key);
-                activate(row);
-              }}
-              onFocus={() => setFocusKey(row.key)}
-            >
-              <span className={`tree-icon ${isFolder ? 'folder' : 'page'}`} aria-hidden="true">
-                {isFolder ? (expanded.has(row.key) ? '▾' : '▸') : ''}
-              </span>
-              <span className="tree-label">{isFolder ? row.node.name : row.node.title}</span>
-            </div>
-          );
-        })}
+        <div
+          role="tree"
+          aria-label="Pages"
+          className="tree"
+          style={{ height: rows.length * ROW_HEIGHT }}
+          onKeyDown={onKeyDown}
+        >
+          {rendered.map(({ row, index }) => {
+            const isFolder = row.node.type === 'folder';
+            const selected = !isFolder && row.node.path === activePath;
+            const dropAt = drag.target?.key === row.key ? ` drop-${drag.target.position}` : '';
+            const held = row.key === drag.dragKey ? ' is-dragged' : '';
+            return (
+              <div
+                key={row.key}
+                role="treeitem"
+                data-index={index}
+                aria-level={row.level}
+                aria-posinset={row.posinset}
+                aria-setsize={row.setsize}
+                aria-expanded={isFolder ? expanded.has(row.key) : undefined}
+                aria-selected={selected}
+                aria-current={selected ? 'page' : undefined}
+                tabIndex={index === focusIndex ? 0 : -1}
+                aria-keyshortcuts={organise && !isFolder ? 'Alt+ArrowUp Alt+ArrowDown F2' : undefined}
+                className={`tree-row${selected ? ' is-active' : ''}${dropAt}${held}`}
+                style={{ top: index * ROW_HEIGHT, paddingLeft: 8 + (row.level - 1) * 16 }}
+                onClick={() => {
+                  setFocusKey(row.key);
+                  activate(row);
+                }}
+                onFocus={() => setFocusKey(row.key)}
+                {...drag.rowProps(row)}
+              >
+                <span className={`tree-icon ${isFolder ? 'folder' : 'page'}`} aria-hidden="true">
+                  {isFolder ? (expanded.has(row.key) ? '▾' : '▸') : ''}
+                </span>
+                <span className="tree-label">{isFolder ? row.node.name : row.node.title}</span>
+              </div>
+            );
+          })}
+        </div>
       </div>
-    </div>
+      <p className="visually-hidden" aria-live="polite">
+        {organise?.status && !organise.status.error ? organise.status.message : ''}
+      </p>
+    </>
   );
 }

@@ -10,15 +10,20 @@ import { NotFoundPage } from '../ui/not-found-page';
 import { DeleteDialog } from './delete-dialog';
 import { MoveDialog } from './move-dialog';
 import { NewPageDialog } from './new-page-dialog';
+import { EmptyTree } from './empty-tree';
 import { PageTree } from './page-tree';
 import { SearchPalette } from './search-palette';
 import { SignOutButton } from './sign-out-button';
 import { folderPaths } from './tree-model';
+import { useTreeOrganise } from './use-tree-organise';
 import { WorkspaceSwitcher } from './workspace-switcher';
 
 const EditorPane = lazy(loadEditorPane);
 
-type DialogState = { kind: 'new-page' | 'new-folder' | 'move' | 'delete' | 'search' } | null;
+type DialogState =
+  | { kind: 'new-page' | 'new-folder' | 'move' | 'delete' | 'search' }
+  | { kind: 'rename'; path: string }
+  | null;
 
 const TREE_EVENTS = new Set(['page-created', 'page-deleted', 'page-moved', 'bulk-sync']);
 
@@ -45,6 +50,10 @@ export function WorkspaceScreen() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const folders = useMemo(() => folderPaths(tree.data ?? []), [tree.data]);
   const editable = canEdit(workspace?.role);
+  // A page moved from the tree that is open in the editor is followed to its new path.
+  const organise = useTreeOrganise(slug, (from, to) => {
+    if (from === pagePath) navigate(`/w/${slug}/${to}`, { replace: true });
+  });
 
   useEffect(
     () =>
@@ -133,8 +142,16 @@ export function WorkspaceScreen() {
             )}
             {tree.isPending ? (
               <Loading label="Loading pages…" />
+            ) : tree.data?.length === 0 ? (
+              <EmptyTree onCreate={editable ? () => setDialog({ kind: 'new-page' }) : undefined} />
             ) : (
-              <PageTree tree={tree.data ?? []} activePath={pagePath} onOpen={open} />
+              <PageTree
+                tree={tree.data ?? []}
+                activePath={pagePath}
+                onOpen={open}
+                organise={editable ? organise : undefined}
+                onRename={editable ? (path) => setDialog({ kind: 'rename', path }) : undefined}
+              />
             )}
             {canAdminister(workspace.role) && (
               <div className="sidebar-footer">
@@ -155,13 +172,18 @@ export function WorkspaceScreen() {
                   path={pagePath}
                   role={workspace.role}
                   onMove={editable ? () => setDialog({ kind: 'move' }) : undefined}
+                  onRename={editable ? () => setDialog({ kind: 'rename', path: pagePath }) : undefined}
                   onDelete={editable ? () => setDialog({ kind: 'delete' }) : undefined}
                 />
               </Suspense>
             ) : (
               <div className="empty-state">
                 <h1>{workspace.name}</h1>
-                <p>Choose a page from the tree{editable ? ', or create a new one' : ''}.</p>
+                <p>
+                  {tree.data?.length === 0
+                    ? 'This workspace is empty.'
+                    : `Choose a page from the tree${editable ? ', or create a new one' : ''}.`}
+                </p>
               </div>
             )}
           </main>
@@ -198,6 +220,19 @@ export function WorkspaceScreen() {
           onMoved={(path) => {
             setDialog(null);
             navigate(`/w/${slug}/${path}`, { replace: true });
+          }}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === 'rename' && (
+        <MoveDialog
+          slug={slug}
+          path={dialog.path}
+          folders={folders}
+          rename
+          onMoved={(path) => {
+            setDialog(null);
+            if (dialog.path === pagePath) navigate(`/w/${slug}/${path}`, { replace: true });
           }}
           onClose={() => setDialog(null)}
         />
