@@ -115,3 +115,13 @@ export const commentRecord = record({
 
 /** Threads: each root comment with its replies in the order they were written. */
 export const commentList = listOf(commentRecord.extend({ replies: z.array(commentRecord) }));
+
+/** `POST /api/v1/content/:workspace/preview`: the page as the published site would show it. */
+export const pagePreview = record({
+  html: z
+    .string()
+    .describe("The article's header and prose, sanitised HTML exactly as the site renders them"),
+  title: z.string(),
+  theme: z.string().describe("The workspace's site theme"),
+  stylesheet: z.string().describe("The theme's stylesheet URL on the published site"),
+});
