@@ -57,10 +57,10 @@ describeInChromium('web app: AI writing assistance', () => {
     const suggestion = page.getByRole('region', { name: 'AI suggestion' });
     const expected = `Fake improve answer for: ${SENTENCE}`;
     await suggestion.waitFor();
-    expect(await suggestion.locator('del').textContent()).toContain('removed:');
-    expect(await suggestion.locator('ins').allTextContents()).toEqual(
-      expect.arrayContaining([expect.stringContaining('Fake improve answer for:')]),
-    );
+    // The fake keeps the sentence and puts words before it: one insertion, nothing removed.
+    expect(await suggestion.locator('ins').allTextContents()).toEqual(['added: Fake improve answer for: ']);
+    expect(await suggestion.locator('del').count()).toBe(0);
+    expect(await suggestion.locator('.ai-diff').textContent()).toBe(`added: ${expected}`);
     expect(fake.requests.at(-1)?.body.messages.at(-1).content).toBe(SENTENCE);
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.screenshot({ path: path.join(ARTIFACTS, 'ai-suggestion-1280-dark.png') });
@@ -81,6 +81,7 @@ describeInChromium('web app: AI writing assistance', () => {
     await aiButton(page).focus();
     await page.keyboard.press('Enter');
     await page.getByRole('menu', { name: 'AI actions' }).waitFor();
+    await page.screenshot({ path: path.join(ARTIFACTS, 'ai-menu-390-light.png') });
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
     const suggestion = page.getByRole('region', { name: 'AI suggestion' });
