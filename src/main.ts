@@ -13,6 +13,7 @@ import { identityProviderRoutes } from './http/routes/identity-providers.js';
 import { passkeyRoutes } from './http/routes/passkeys.js';
 import { commentRoutes } from './http/routes/comments.js';
 import { contentRoutes } from './http/routes/pages.js';
+import { previewRoutes } from './http/routes/preview.js';
 import { healthRoutes } from './http/routes/health.js';
 import { mcpRoutes } from './http/routes/mcp.js';
 import { invitationRoutes } from './http/routes/invitations.js';
@@ -98,6 +99,7 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
       gitRemoteRoutes(services),
       gitWebhookRoutes(services),
       contentRoutes(services),
+      previewRoutes(services),
       activityRoutes(services),
       searchRoutes(services),
       uploadRoutes(services),

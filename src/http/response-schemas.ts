@@ -118,3 +118,13 @@ export const commentList = listOf(commentRecord.extend({ replies: z.array(commen
 
 /** `GET /api/v1/workspaces/:id/members`: who is in the workspace, as its members see them. */
 export const peopleList = listOf(record({ user_id: z.string(), name: z.string(), handle: z.string() }));
+
+/** `POST /api/v1/content/:workspace/preview`: the page as the published site would show it. */
+export const pagePreview = record({
+  html: z
+    .string()
+    .describe("The article's header and prose, sanitised HTML exactly as the site renders them"),
+  title: z.string(),
+  theme: z.string().describe("The workspace's site theme"),
+  stylesheet: z.string().describe("The theme's stylesheet URL on the published site"),
+});

@@ -322,26 +322,45 @@ function siteFooter(siteTitle: string, description?: string, extra = ''): string
 const LEADING_H1 =
   /^\s*(?:<div class="md-heading">\s*<h1[\s>][\s\S]*?<\/h1>[\s\S]*?<\/div>|<h1[\s>][\s\S]*?<\/h1>)/;
 
-/** A complete published page: header, navigation, breadcrumbs, article, table of contents, pager, footer. */
-export function renderSitePage(input: SitePageInput): string {
-  const { page } = input;
-  // The body's own leading h1 is the title, so it moves into the header above the
-  // description; otherwise the layout supplies one.
+/** The two parts of a page's article the writer controls: its header (title, lede) and its prose. */
+export interface ArticleParts {
+  header: string;
+  prose: string;
+}
+
+/**
+ * A page's article header and prose as the site shows them; the editor's preview shows
+ * exactly these. The body's own leading h1 is the title, so it moves into the header above
+ * the description; otherwise the layout supplies one.
+ */
+export function articleParts(
+  page: Pick<SitePageInput['page'], 'title' | 'description' | 'html'>,
+): ArticleParts {
   const leading = LEADING_H1.exec(page.html);
   const html = leading ? page.html.slice(leading[0].length) : page.html;
   const header =
     (leading ? leading[0].trim() : `<h1>${escapeHtml(page.title)}</h1>`) +
     (page.description ? `<p class="lede">${escapeHtml(page.description)}</p>` : '');
+  return {
+    header: `<header class="article-header">${header}</header>`,
+    prose: `<div class="prose">\n${html}\n</div>`,
+  };
+}
+
+/** A complete published page: header, navigation, breadcrumbs, article, table of contents, pager, footer. */
+export function renderSitePage(input: SitePageInput): string {
+  const { page } = input;
+  const article = articleParts(page);
   // Shown twice (inline on narrow screens, aside on wide ones, one hidden by CSS), but only
   // the aside is a navigation landmark, so assistive technology lists "On this page" once.
   const toc = tocItems(page.toc);
   const main =
     `<main id="content" class="page" tabindex="-1">${breadcrumbTrail(input.breadcrumbs, page.title)}` +
-    `<article class="article">${header ? `<header class="article-header">${header}</header>` : ''}` +
+    `<article class="article">${article.header}` +
     (toc
       ? `<details class="toc-inline"><summary>On this page</summary><div class="toc">${toc}</div></details>`
       : '') +
-    `<div class="prose">\n${html}\n</div>${updated(page.updatedAt)}</article>${pager(input.prev, input.next)}</main>`;
+    `${article.prose}${updated(page.updatedAt)}</article>${pager(input.prev, input.next)}</main>`;
   const aside = toc
     ? `<aside class="toc-aside"><p class="toc-title" aria-hidden="true">On this page</p><nav class="toc" aria-label="On this page">${toc}</nav></aside>`
     : '';

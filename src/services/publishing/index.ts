@@ -11,6 +11,7 @@ import type { GitSyncService } from '../sync/git-sync.js';
 import { createCustomDomains, systemTxtResolver, type TxtResolver } from './custom-domains.js';
 import { createExport } from './export.js';
 import type { PagesService } from '../pages/pages.js';
+import { createPreview } from './preview.js';
 import { createPublishing } from './publish.js';
 import { createQuality } from './quality.js';
 import type { Reconciler } from '../pages/reconcile.js';
@@ -79,6 +80,7 @@ export function createSiteServices(deps: SiteServicesDeps) {
     analytics,
     customDomains,
     exports: createExport({ access, context, renderer }),
+    preview: createPreview({ access, context, renderer }),
     quality: createQuality({ store, access, dataDir }),
     publishing: createPublishing({ store, clock, access, pages: deps.pages, settings: deps.settings }),
 
@@ -100,4 +102,5 @@ export { analyticsRangeInput, CONSENT_COOKIE, consentInput, type VisitorSignals 
 export { allowedDomainInput, customDomainInput, type TxtResolver } from './custom-domains.js';
 export type { CacheMode, SiteResponse } from './site/site.js';
 export { brokenLinksOf } from './quality.js';
+export { previewInput, type PagePreview, type PreviewInput } from './preview.js';
 export { createVersionInput, listVersionsInput } from './versions.js';

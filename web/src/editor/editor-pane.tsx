@@ -10,6 +10,8 @@ import { Loading } from '../ui/loading';
 import { loadDraft, clearDraft, type Draft } from './drafts';
 import { PageActivity } from './page-activity';
 import { PageEditor } from './page-editor';
+import { AiAssist } from './ai-assist';
+import { PreviewPane, PreviewToggle } from './preview-toggle';
 import { PublishedSwitch } from './published-switch';
 import { DetailsForm } from './details-form';
 import type { PageSession, SessionState } from './page-session';
@@ -110,6 +112,7 @@ function OpenPage({
   const [published, setPublished] = useState(page.status === 'published');
   const [details, setDetails] = useState<Page>(page);
   const [editingDetails, setEditingDetails] = useState(false);
+  const [previewing, setPreviewing] = useState(false);
   const viewOnSite = published ? `/p/${slug}/${path.replace(/(^|\/)index\.md$|\.md$/, '')}` : null;
 
   return (
@@ -132,6 +135,8 @@ function OpenPage({
               onChange={setPublished}
             />
           )}
+          <PreviewToggle pressed={previewing} onToggle={() => setPreviewing((on) => !on)} />
+          {editable && <AiAssist slug={slug} />}
           {viewOnSite && (
             <a className="button small ghost" href={viewOnSite} target="_blank" rel="noreferrer">
               View on site
@@ -214,15 +219,20 @@ function OpenPage({
           <MergePanel conflict={state.conflict} onResolve={(text) => session.current?.resolve(text)} />
         </Suspense>
       )}
-      <PageEditor
-        slug={slug}
-        path={path}
-        page={page}
-        readOnly={!editable}
-        hidden={state.conflict !== null}
-        sessionRef={session}
-        onState={setState}
-      />
+      <div className={previewing ? 'editor-split is-previewing' : 'editor-split'}>
+        <PageEditor
+          slug={slug}
+          path={path}
+          page={page}
+          readOnly={!editable}
+          hidden={state.conflict !== null}
+          sessionRef={session}
+          onState={setState}
+        />
+        {previewing && (
+          <PreviewPane slug={slug} path={path} title={details.title} description={details.description} />
+        )}
+      </div>
     </div>
   );
 }

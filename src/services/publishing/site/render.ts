@@ -58,6 +58,18 @@ export function createSiteRenderer(options: SiteRendererOptions) {
     }
   }
 
+  /** Renders a body for `page` of `source`, uncached. */
+  function renderIn(source: SiteSource, page: SitePage, markdown: string, linker: Linker) {
+    return render(markdown, {
+      pagePath: page.path,
+      resolveWikilink: (target) => {
+        const found = source.wikilinks.resolvePath(target);
+        return found ? linker.page(found) : null;
+      },
+      rewriteHref: (href) => rewriteHref(source, page, linker, href),
+    });
+  }
+
   /** A page body as sanitised HTML with its links pointing where `linker` says. */
   async function body(
     source: SiteSource,
@@ -71,14 +83,7 @@ export function createSiteRenderer(options: SiteRendererOptions) {
     );
     const cached = cache.get(key) ?? (await inFlight.get(key));
     if (cached) return cached;
-    const rendering = render(markdown, {
-      pagePath: page.path,
-      resolveWikilink: (target) => {
-        const found = source.wikilinks.resolvePath(target);
-        return found ? linker.page(found) : null;
-      },
-      rewriteHref: (href) => rewriteHref(source, page, linker, href),
-    });
+    const rendering = renderIn(source, page, markdown, linker);
     inFlight.set(key, rendering);
     try {
       const rendered = await rendering;
@@ -92,6 +97,12 @@ export function createSiteRenderer(options: SiteRendererOptions) {
   return {
     cache,
     body,
+
+    /**
+     * A body exactly as {@link body} renders it, but not cached: previews change with every
+     * keystroke and would push the site's published pages out of the cache.
+     */
+    uncachedBody: renderIn,
 
     /** A published page: navigation, breadcrumbs, table of contents, previous/next. */
     async pageDocument(
