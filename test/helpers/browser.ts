@@ -102,4 +102,3 @@ export function useBrowserApp(options: BrowserAppOptions = {}): BrowserApp {
   });
   return app;
 }
-
