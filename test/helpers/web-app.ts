@@ -4,6 +4,8 @@ import { runCli } from './cli.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const WEB = path.join(ROOT, 'web');
+/** Server modules the web app imports too, so that both resolve links the same way. */
+const SHARED = [path.join(ROOT, 'src/render/links.ts')];
 const BUILT = path.join(ROOT, 'dist/web/index.html');
 const LOCK = path.join(ROOT, 'dist/.web-build.lock');
 
@@ -16,7 +18,8 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-const fresh = () => fs.existsSync(BUILT) && fs.statSync(BUILT).mtimeMs >= newestMtime(WEB);
+const newestSource = () => Math.max(newestMtime(WEB), ...SHARED.map((file) => fs.statSync(file).mtimeMs));
+const fresh = () => fs.existsSync(BUILT) && fs.statSync(BUILT).mtimeMs >= newestSource();
 
 /**
  * Makes sure dist/web holds a build of the current web/ sources, which the test
