@@ -4,8 +4,8 @@ import { runCli } from './cli.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const WEB = path.join(ROOT, 'web');
-/** Server modules the web app imports too, so that both resolve links the same way. */
-const SHARED = [path.join(ROOT, 'src/render/links.ts')];
+/** Server modules the web app imports too (links.ts and what it imports), so both resolve links alike. */
+const SHARED = ['src/render/links.ts', 'src/domain/link-syntax.ts'].map((file) => path.join(ROOT, file));
 const BUILT = path.join(ROOT, 'dist/web/index.html');
 const LOCK = path.join(ROOT, 'dist/.web-build.lock');
 
