@@ -191,6 +191,13 @@ export const ROUTES: Record<string, RouteSpec> = {
     body: (f) => ({ body: 'Edited', lastKnownHash: f.pageHash }),
     callAllowed: true,
   },
+  'POST /api/v1/content/:workspace/preview': {
+    access: { role: 'viewer' },
+    op: 'write',
+    body: () => ({ path: 'matrix/preview.md', content: '# Preview\n' }),
+    callAllowed: true,
+    why: 'renders the text it is given as the site would: readers may, but it is a POST, so keys need write',
+  },
   'POST /api/v1/content/:workspace/reorder': {
     access: { role: 'editor' },
     body: (f) => ({ parent_path: 'matrix', order: [{ id: f.pageId, sort_order: 3 }] }),
@@ -309,19 +316,11 @@ export const ROUTES: Record<string, RouteSpec> = {
     html: true,
     why: 'the API reference page (swagger-ui); the document and its assets are public too',
   },
-  'GET /api/docs/json': { access: { public: true }, why: "the reference page's copy of the document" },
-  'GET /api/docs/yaml': { access: { public: true }, why: 'the document as YAML' },
-  'GET /api/docs/static/index.html': { access: { public: true }, why: 'redirects to /api/docs' },
-  'GET /api/docs/static/swagger-initializer.js': { access: { public: true }, why: "the page's script" },
-  'GET /api/docs/static/*': {
+  'GET /api/docs/static/folio-docs.js': { access: { public: true }, why: "the page's own script" },
+  'GET /api/docs/static/:file': {
     access: { public: true },
     path: () => '/api/docs/static/swagger-ui.css',
-    why: "the reference page's scripts and styles",
-  },
-  'GET /api/docs/*': {
-    access: { public: true },
-    path: () => '/api/docs/swagger-ui.css',
-    why: 'the same assets, at the path swagger-ui gives $ref files',
+    why: "swagger-ui's scripts and styles, three files by name",
   },
   'GET /p/:workspace': {
     access: { all: 301 },
