@@ -8,7 +8,7 @@ import { contentParams } from '../route-params.js';
 
 /**
  * The editor's live preview: renders posted page text with the published site's renderer
- * and theme. Nothing is written, so it is counted as a content read. A page must not be
+ * and theme. Nothing is written, so it counts against the content-read limit. A page must not be
  * created as the bare path `preview` through POST (this route answers); `preview.md` works.
  */
 export function previewRoutes(services: Services) {

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { Actor } from '../../domain/actor.js';
 import { parsePageFile, readPageMeta, contentHash } from '../../domain/frontmatter.js';
 import { normalizePagePath } from '../../domain/paths.js';
-import { CAN } from '../../domain/policy.js';
+import { CAN, requireScope } from '../../domain/policy.js';
 import { AppError } from '../../errors.js';
 import { articleParts } from '../../render/layout.js';
 import type { AccessService } from '../access.js';
@@ -46,6 +46,8 @@ export function createPreview(deps: PreviewDeps) {
   return {
     /** Renders `input.content` as the page at `input.path` (viewer or above). */
     async preview(actor: Actor, workspace: string, input: PreviewInput): Promise<PagePreview> {
+      // Nothing is written, but it is a POST: API keys need the write scope (SPEC.md 5.6).
+      requireScope(actor, 'write');
       const { workspace: row } = await deps.access.require(actor, workspace, CAN.read);
       const path = normalizePagePath(input.path);
       const state = await deps.context.load(row.slug);
