@@ -72,10 +72,11 @@ export function PageEditor({ slug, path, page, readOnly, hidden, sessionRef, onS
   }, []);
 
   return (
-    <>
+    // One column, toolbar above the text, so the preview can sit beside both.
+    <div className="editor-column">
       {!readOnly && <Toolbar view={editorView} hidden={hidden} />}
       <div className="editor-host" ref={host} hidden={hidden} />
-    </>
+    </div>
   );
 }
 
