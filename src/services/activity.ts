@@ -108,6 +108,7 @@ export const listActivityInput = z.object({
     .max(500)
     .optional()
     .describe('Only this action, or several comma-separated.'),
+  actor: z.string().trim().min(1).max(100).optional().describe('Only what this user did: their user id.'),
 });
 
 export const pageActivityInput = z.object({
@@ -122,7 +123,7 @@ export function createActivity(deps: { store: Store; access: AccessService }) {
 
   async function page(
     workspaceId: string,
-    filter: { actions?: string[]; pageId?: string; path?: string },
+    filter: { actions?: string[]; actorId?: string; pageId?: string; path?: string },
     limit: number,
     before?: string,
   ): Promise<{ data: ActivityRecord[]; next_cursor: string | null }> {
@@ -133,6 +134,7 @@ export function createActivity(deps: { store: Store; access: AccessService }) {
       .select('users.name as actor_name')
       .where('activity.workspace_id', '=', workspaceId);
     if (filter.actions?.length) query = query.where('activity.action', 'in', filter.actions);
+    if (filter.actorId) query = query.where('activity.actor_id', '=', filter.actorId);
     if (filter.pageId) query = query.where('activity.page_id', '=', filter.pageId);
     else if (filter.path) query = query.where('activity.path', '=', filter.path);
     if (before) query = query.where('activity.id', '<', before);
@@ -153,7 +155,8 @@ export function createActivity(deps: { store: Store; access: AccessService }) {
         ?.split(',')
         .map((a) => a.trim())
         .filter(Boolean);
-      return page(ws.id, actions ? { actions } : {}, input.limit, input.cursor);
+      const filter = { ...(actions ? { actions } : {}), ...(input.actor ? { actorId: input.actor } : {}) };
+      return page(ws.id, filter, input.limit, input.cursor);
     },
 
     /**

@@ -186,6 +186,20 @@ describeEachDatabase('members, settings and onboarding ($name)', (target) => {
     });
   });
 
+  it('filters the activity feed by the person who acted, alone or with an action', async () => {
+    const feed = async (query: string) =>
+      (await server.request('GET', `/api/v1/workspaces/${ws.id}/activity?${query}`, { token: owner.token }))
+        .body.data as { actor: string | null; action: string }[];
+    const byOwner = await feed(`actor=${owner.id}&limit=100`);
+    expect(byOwner.length).toBeGreaterThan(0);
+    expect(byOwner.every((entry) => entry.actor === owner.id)).toBe(true);
+    const everyone = await feed('limit=100');
+    expect(everyone.some((entry) => entry.actor !== owner.id)).toBe(true);
+    const roleChanges = await feed(`actor=${owner.id}&action=member_role_changed`);
+    expect(roleChanges.every((e) => e.actor === owner.id && e.action === 'member_role_changed')).toBe(true);
+    expect(await feed('actor=nobody-at-all')).toEqual([]);
+  });
+
   it('never removes a Super Admin or a non-member', async () => {
     // The role test left `admin` a second Super Admin: make the owner the last one again.
     expect((await setRole(admin.id, 'admin')).body.role).toBe('admin');
