@@ -3,8 +3,14 @@ import { useWorkspaces } from '../api/queries';
 import { canAdminister, type Workspace } from '../api/types';
 import { Loading } from '../ui/loading';
 import { NotFoundPage } from '../ui/not-found-page';
+import { ActivitySection } from './activity-section';
+import { DomainSection } from './domain-section';
+import { ExportSection } from './export-section';
+import { InvitationsSection } from './invitations-section';
 import { MembersSection } from './members-section';
 import { SettingsSection } from './settings-section';
+import { ShareLinksSection } from './share-links-section';
+import { VersionsSection } from './versions-section';
 import '../styles/admin.css';
 
 /** A screen of workspace administration: its address under `/settings/w/<slug>/` and its name. */
@@ -17,6 +23,12 @@ interface AdminSection {
 const SECTIONS: readonly AdminSection[] = [
   { id: 'general', label: 'Settings', Screen: SettingsSection },
   { id: 'members', label: 'Members', Screen: MembersSection },
+  { id: 'invitations', label: 'Invitations', Screen: InvitationsSection },
+  { id: 'share-links', label: 'Share links', Screen: ShareLinksSection },
+  { id: 'versions', label: 'Versions', Screen: VersionsSection },
+  { id: 'domain', label: 'Custom domain', Screen: DomainSection },
+  { id: 'export', label: 'Export', Screen: ExportSection },
+  { id: 'activity', label: 'Activity', Screen: ActivitySection },
 ];
 
 /** Shown, rather than controls the API would refuse, to a member who is not an admin. */

@@ -4,11 +4,8 @@ import { api } from '../api/client';
 import { useMe } from '../api/queries';
 import { ROLE_NAMES, type List, type Member, type Role, type Workspace } from '../api/types';
 import { FormError } from '../ui/form-error';
+import { RANKED_ROLES, roleRank } from './role-select';
 import { Loading } from '../ui/loading';
-
-/** The roles in rank order; nobody grants a role above their own (the API refuses it too). */
-const RANKED: readonly Role[] = ['viewer', 'commenter', 'editor', 'admin', 'superadmin'];
-const rank = (role: Role) => RANKED.indexOf(role);
 
 /**
  * The members with their roles (GET …/admin/members): change a role, remove a member. The
@@ -58,8 +55,8 @@ function MemberRow({ workspace, member, lastSuperAdmin }: MemberRowProps) {
     onSettled: refresh,
   });
   const remove = useMutation({ mutationFn: () => api<void>('DELETE', base), onSuccess: refresh });
-  const mine = rank(workspace.role);
-  const manageable = !lastSuperAdmin && rank(member.role) <= mine;
+  const mine = roleRank(workspace.role);
+  const manageable = !lastSuperAdmin && roleRank(member.role) <= mine;
   const isMe = me.data?.id === member.user_id;
   return (
     <li className="item">
@@ -85,7 +82,7 @@ function MemberRow({ workspace, member, lastSuperAdmin }: MemberRowProps) {
           disabled={!manageable || changeRole.isPending}
           onChange={(e) => changeRole.mutate(e.target.value as Role)}
         >
-          {RANKED.filter((role) => rank(role) <= mine || role === member.role).map((role) => (
+          {RANKED_ROLES.filter((role) => roleRank(role) <= mine || role === member.role).map((role) => (
             <option key={role} value={role}>
               {ROLE_NAMES[role]}
             </option>

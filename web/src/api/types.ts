@@ -124,3 +124,42 @@ export interface WorkspaceSettings {
 
 /** Roles that may add comments and edit or delete their own (CONTRACT.md part 2: not viewers). */
 export const canComment = (role: Role | undefined): boolean => role !== undefined && role !== 'viewer';
+
+/** A pending invitation; `token` (and a link carrying it) only when no mail was sent. */
+export interface Invitation {
+  id: string;
+  email: string;
+  role: Role;
+  expires_at: string;
+  created_at: string;
+  accept_url: string;
+  token?: string;
+}
+
+/** A share link as admins see it; `url` only in the answer to create. */
+export interface ShareLink {
+  id: string;
+  role: Role;
+  expires_at: string | null;
+  max_uses: number | null;
+  uses: number;
+  created_at: string;
+  url?: string;
+}
+
+/** A documentation version: a frozen copy of the published pages. */
+export interface Version {
+  slug: string;
+  name: string;
+  is_default: boolean;
+  page_count: number;
+  created_at: string;
+}
+
+/** A workspace's custom domain and the DNS record that proves it is theirs. */
+export interface CustomDomain {
+  domain: string;
+  status: 'pending' | 'verified';
+  verification: { type: 'TXT'; name: string; value: string };
+  verified_at: string | null;
+}
