@@ -1,4 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
+import { loadPageEarly } from './api/page-loads';
 import { meQuery, treeQuery, workspacesQuery } from './api/queries';
 
 /** The editor and CodeMirror: a chunk of their own, loaded when a page is opened. */
@@ -16,5 +17,8 @@ export function prefetchForLocation(client: QueryClient, pathname: string): void
   if (section !== 'w' || !slug) return;
   void client.prefetchQuery(workspacesQuery);
   void client.prefetchQuery(treeQuery(decodeURIComponent(slug)));
-  if (rest.join('/').endsWith('.md')) void loadEditorPane();
+  const pagePath = rest.map(decodeURIComponent).join('/');
+  if (!pagePath.endsWith('.md')) return;
+  void loadEditorPane();
+  loadPageEarly(decodeURIComponent(slug), pagePath);
 }

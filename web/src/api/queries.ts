@@ -21,6 +21,8 @@ export const useMe = () => useQuery(meQuery);
 /** The workspaces the user belongs to. */
 export const workspacesQuery = queryOptions({
   queryKey: ['workspaces'],
+  // Fresh for a while, so the screens mounting after the start-up request do not repeat it.
+  staleTime: 30_000,
   queryFn: () => api<List<Workspace>>('GET', '/api/v1/workspaces?limit=100').then((r) => r.data),
 });
 
@@ -30,6 +32,9 @@ export const useWorkspaces = (enabled = true) => useQuery({ ...workspacesQuery, 
 export const treeQuery = (slug: string) =>
   queryOptions({
     queryKey: ['tree', slug],
+    // Long enough for the request made at start-up to serve the screen that mounts next;
+    // after that, the workspace's events invalidate it.
+    staleTime: 5_000,
     queryFn: () =>
       api<{ tree: TreeNode[] }>('GET', `/api/v1/content/${encodeURIComponent(slug)}/tree`).then(
         (r) => r.tree,

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { api, ApiError, contentUrl } from '../api/client';
+import { ApiError } from '../api/client';
+import { loadPage } from '../api/page-loads';
 import { canEdit, type Page, type Role } from '../api/types';
 import { PageComments } from '../comments/page-comments';
 import { useEvents } from '../live/workspace-events';
@@ -35,7 +36,7 @@ export default function EditorPane(props: EditorPaneProps) {
   const { slug, path } = props;
   const page = useQuery({
     queryKey: ['page', slug, path],
-    queryFn: () => api<Page>('GET', contentUrl(slug, path)),
+    queryFn: () => loadPage(slug, path),
     staleTime: Infinity,
     gcTime: 0,
     retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
