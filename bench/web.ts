@@ -6,8 +6,9 @@
  *   index.html loads (the editor and CodeMirror are a lazily loaded chunk);
  * - navigation to an editable page: from navigation start to the editor showing
  *   the page's text, editable, median of 7 fresh tabs;
- * - a tree of 5,000 pages: from the tree's response arriving to the frame
- *   that shows its rows (only the rows in view are in the DOM);
+ * - a tree of 5,000 pages: from the last of the answers the screen waits for
+ *   (session, workspaces, tree) to the frame that shows its rows (only the rows
+ *   in view are in the DOM);
  * - keystroke to paint in a 5,000-line page of sections, and in the worst case of a
  *   single 5,000-line paragraph: from each keydown to the next animation frame after
  *   CodeMirror handled it, over 60 keystrokes.
@@ -131,9 +132,13 @@ export async function benchWeb(): Promise<void> {
       treeTimes.push(
         await page.evaluate(async () => {
           await new Promise((r) => requestAnimationFrame(r));
-          const entry = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/tree')) as
-            PerformanceResourceTiming | undefined;
-          return performance.now() - (entry?.responseEnd ?? 0);
+          // The tree is asked for at start, beside the session and the workspaces; the screen
+          // can show it once all three have answered, so the figure starts at the last answer.
+          const answers = performance
+            .getEntriesByType('resource')
+            .filter((e) => /\/api\/(auth\/me|v1\/workspaces\?|v1\/content\/[^/]+\/tree)/.test(e.name))
+            .map((e) => (e as PerformanceResourceTiming).responseEnd);
+          return performance.now() - Math.max(...answers);
         }),
       );
       await context.close();
