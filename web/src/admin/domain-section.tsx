@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { api, ApiError } from '../api/client';
 import type { CustomDomain, Workspace } from '../api/types';
+import { ConfirmButton } from '../ui/confirm-button';
 import { CopyField } from '../ui/copy-field';
 import { Field } from '../ui/field';
 import { FormError } from '../ui/form-error';
@@ -18,7 +19,6 @@ export function DomainSection({ workspace }: { workspace: Workspace }) {
   const url = `/api/v1/workspaces/${workspace.id}/custom-domain`;
   const key = ['custom-domain', workspace.id];
   const queryClient = useQueryClient();
-  const [removing, setRemoving] = useState(false);
   const domain = useQuery({
     queryKey: key,
     queryFn: async () => {
@@ -37,10 +37,7 @@ export function DomainSection({ workspace }: { workspace: Workspace }) {
   });
   const remove = useMutation({
     mutationFn: () => api<void>('DELETE', url),
-    onSuccess: () => {
-      setRemoving(false);
-      queryClient.setQueryData(key, null);
-    },
+    onSuccess: () => queryClient.setQueryData(key, null),
   });
   if (domain.isPending) return <Loading label="Loading the domain…" />;
   if (domain.isError) return <FormError error={domain.error} />;
@@ -97,25 +94,12 @@ export function DomainSection({ workspace }: { workspace: Workspace }) {
             Check now
           </button>
         )}
-        {removing ? (
-          <>
-            <button type="button" className="button" onClick={() => setRemoving(false)}>
-              Keep
-            </button>
-            <button
-              type="button"
-              className="button danger-outline"
-              disabled={remove.isPending}
-              onClick={() => remove.mutate()}
-            >
-              Remove {domain.data.domain}
-            </button>
-          </>
-        ) : (
-          <button type="button" className="button danger-outline" onClick={() => setRemoving(true)}>
-            Remove domain…
-          </button>
-        )}
+        <ConfirmButton
+          label="Remove domain…"
+          confirmLabel={`Remove ${domain.data.domain}`}
+          busy={remove.isPending}
+          onConfirm={() => remove.mutate()}
+        />
       </div>
     </section>
   );

@@ -1,14 +1,13 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api } from '../api/client';
-import { ROLE_NAMES, type Invitation, type List, type Role, type Workspace } from '../api/types';
+import { ROLE_NAMES, type Invitation, type Role, type Workspace } from '../api/types';
 import { CopyField } from '../ui/copy-field';
 import { Field } from '../ui/field';
 import { FormError } from '../ui/form-error';
 import { Loading } from '../ui/loading';
 import { RoleField } from './role-select';
-
-const dateOf = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
+import { shortDate, useWorkspaceList } from './workspace-list';
 
 /**
  * Invite by email with a role (POST …/invitations), list the pending ones with their
@@ -16,14 +15,8 @@ const dateOf = (iso: string) => new Date(iso).toLocaleDateString(undefined, { da
  * the screen shows to copy and send by other means.
  */
 export function InvitationsSection({ workspace }: { workspace: Workspace }) {
-  const url = `/api/v1/workspaces/${workspace.id}/invitations`;
-  const queryClient = useQueryClient();
+  const { url, list: pending, refresh } = useWorkspaceList<Invitation>(workspace, 'invitations');
   const [sentLink, setSentLink] = useState<{ email: string; link: string | null } | null>(null);
-  const pending = useQuery({
-    queryKey: ['invitations', workspace.id],
-    queryFn: () => api<List<Invitation>>('GET', `${url}?limit=100`).then((r) => r.data),
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['invitations', workspace.id] });
   const invite = useMutation({
     mutationFn: (body: { email: string; role: Role }) => api<Invitation>('POST', url, body),
     onSuccess: async (created, body) => {
@@ -76,7 +69,7 @@ export function InvitationsSection({ workspace }: { workspace: Workspace }) {
                 <div className="item-text">
                   <strong>{invitation.email}</strong>
                   <span className="hint">
-                    {ROLE_NAMES[invitation.role]} · expires {dateOf(invitation.expires_at)}
+                    {ROLE_NAMES[invitation.role]} · expires {shortDate(invitation.expires_at)}
                   </span>
                 </div>
                 <div className="item-actions">

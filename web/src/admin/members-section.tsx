@@ -1,8 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { api } from '../api/client';
 import { useMe } from '../api/queries';
 import { ROLE_NAMES, type List, type Member, type Role, type Workspace } from '../api/types';
+import { ConfirmButton } from '../ui/confirm-button';
 import { FormError } from '../ui/form-error';
 import { RANKED_ROLES, roleRank } from './role-select';
 import { Loading } from '../ui/loading';
@@ -47,7 +48,6 @@ function MemberRow({ workspace, member, lastSuperAdmin }: MemberRowProps) {
   const queryClient = useQueryClient();
   const me = useMe();
   const roleId = useId();
-  const [removing, setRemoving] = useState(false);
   const base = `/api/v1/workspaces/${workspace.id}/admin/members/${member.user_id}`;
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['members', workspace.id] });
   const changeRole = useMutation({
@@ -88,26 +88,15 @@ function MemberRow({ workspace, member, lastSuperAdmin }: MemberRowProps) {
             </option>
           ))}
         </select>
-        {manageable &&
-          (removing ? (
-            <>
-              <button type="button" className="button small" onClick={() => setRemoving(false)}>
-                Keep
-              </button>
-              <button
-                type="button"
-                className="button small danger-outline"
-                disabled={remove.isPending}
-                onClick={() => remove.mutate()}
-              >
-                Remove {member.name}
-              </button>
-            </>
-          ) : (
-            <button type="button" className="button small danger-outline" onClick={() => setRemoving(true)}>
-              Remove…
-            </button>
-          ))}
+        {manageable && (
+          <ConfirmButton
+            small
+            label="Remove…"
+            confirmLabel={`Remove ${member.name}`}
+            busy={remove.isPending}
+            onConfirm={() => remove.mutate()}
+          />
+        )}
       </div>
       <FormError error={changeRole.error ?? remove.error} />
     </li>

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { api } from '../api/client';
 import { THEMES, type Workspace, type WorkspaceSettings } from '../api/types';
+import { ConfirmButton } from '../ui/confirm-button';
 import { Field } from '../ui/field';
 import { FormError } from '../ui/form-error';
 import { Loading } from '../ui/loading';
@@ -122,13 +123,9 @@ function SettingsForm({ workspace, initial, saved, onSaved: setSaved }: Settings
 /** POST …/publish: every draft published and the site made public, after a confirmation. */
 function PublishEverything({ workspace }: { workspace: Workspace }) {
   const queryClient = useQueryClient();
-  const [confirming, setConfirming] = useState(false);
   const publish = useMutation({
     mutationFn: () => api<unknown>('POST', `/api/v1/workspaces/${workspace.id}/publish`),
-    onSuccess: async () => {
-      setConfirming(false);
-      await queryClient.invalidateQueries({ queryKey: ['settings', workspace.id] });
-    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['settings', workspace.id] }),
   });
   return (
     <section className="account-section" aria-labelledby="publish-all">
@@ -137,25 +134,15 @@ function PublishEverything({ workspace }: { workspace: Workspace }) {
       <FormError error={publish.error} />
       {publish.isSuccess && <p role="status">Every page is published.</p>}
       <div className="item-actions">
-        {confirming ? (
-          <>
-            <button type="button" className="button" onClick={() => setConfirming(false)}>
-              Cancel
-            </button>
-            <button
-              type="button"
-              className="button primary"
-              disabled={publish.isPending}
-              onClick={() => publish.mutate()}
-            >
-              Yes, publish every page
-            </button>
-          </>
-        ) : (
-          <button type="button" className="button" onClick={() => setConfirming(true)}>
-            Publish everything…
-          </button>
-        )}
+        <ConfirmButton
+          // Asks again from the start once it has published.
+          key={publish.isSuccess ? 'done' : 'ask'}
+          tone="primary"
+          label="Publish everything…"
+          confirmLabel="Yes, publish every page"
+          busy={publish.isPending}
+          onConfirm={() => publish.mutate()}
+        />
       </div>
     </section>
   );

@@ -1,14 +1,13 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api } from '../api/client';
-import { ROLE_NAMES, type List, type Role, type ShareLink, type Workspace } from '../api/types';
+import { ROLE_NAMES, type Role, type ShareLink, type Workspace } from '../api/types';
 import { CopyField } from '../ui/copy-field';
 import { Field } from '../ui/field';
 import { FormError } from '../ui/form-error';
 import { Loading } from '../ui/loading';
 import { RoleField } from './role-select';
-
-const dateOf = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
+import { shortDate, useWorkspaceList } from './workspace-list';
 
 /** "Used 1 of 3 times", "Used 1 time". */
 const usesText = ({ uses, max_uses }: ShareLink) =>
@@ -22,14 +21,8 @@ const endOfDay = (day: string) => new Date(`${day}T23:59:59`).toISOString();
  * link itself is shown once, on creation, to copy; afterwards only its uses and limits.
  */
 export function ShareLinksSection({ workspace }: { workspace: Workspace }) {
-  const url = `/api/v1/workspaces/${workspace.id}/share-links`;
-  const queryClient = useQueryClient();
+  const { url, list: links, refresh } = useWorkspaceList<ShareLink>(workspace, 'share-links');
   const [created, setCreated] = useState<string | null>(null);
-  const links = useQuery({
-    queryKey: ['share-links', workspace.id],
-    queryFn: () => api<List<ShareLink>>('GET', `${url}?limit=100`).then((r) => r.data),
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['share-links', workspace.id] });
   const create = useMutation({
     mutationFn: (body: { role: Role; expires_at: string | null; max_uses: number | null }) =>
       api<ShareLink>('POST', url, body),
@@ -89,15 +82,15 @@ export function ShareLinksSection({ workspace }: { workspace: Workspace }) {
                   <strong>{ROLE_NAMES[link.role]}</strong>
                   <span className="hint">
                     {usesText(link)} ·{' '}
-                    {link.expires_at ? `expires ${dateOf(link.expires_at)}` : 'never expires'} · created{' '}
-                    {dateOf(link.created_at)}
+                    {link.expires_at ? `expires ${shortDate(link.expires_at)}` : 'never expires'} · created{' '}
+                    {shortDate(link.created_at)}
                   </span>
                 </div>
                 <div className="item-actions">
                   <button
                     type="button"
                     className="button small danger-outline"
-                    aria-label={`Revoke the ${ROLE_NAMES[link.role]} link created ${dateOf(link.created_at)}`}
+                    aria-label={`Revoke the ${ROLE_NAMES[link.role]} link created ${shortDate(link.created_at)}`}
                     disabled={revoke.isPending}
                     onClick={() => revoke.mutate(link.id)}
                   >

@@ -1,26 +1,19 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import type { FormEvent } from 'react';
 import { api } from '../api/client';
-import type { List, Version, Workspace } from '../api/types';
+import type { Version, Workspace } from '../api/types';
+import { ConfirmButton } from '../ui/confirm-button';
 import { Field } from '../ui/field';
 import { FormError } from '../ui/form-error';
 import { Loading } from '../ui/loading';
-
-const dateOf = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
+import { shortDate, useWorkspaceList } from './workspace-list';
 
 /**
  * Versions (…/versions): freeze the published pages under a slug, choose the one readers
  * see first, open one on the site, delete one after a confirmation.
  */
 export function VersionsSection({ workspace }: { workspace: Workspace }) {
-  const url = `/api/v1/workspaces/${workspace.id}/versions`;
-  const queryClient = useQueryClient();
-  const [deleting, setDeleting] = useState<string | null>(null);
-  const versions = useQuery({
-    queryKey: ['versions', workspace.id],
-    queryFn: () => api<List<Version>>('GET', `${url}?limit=100`).then((r) => r.data),
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['versions', workspace.id] });
+  const { url, list: versions, refresh } = useWorkspaceList<Version>(workspace, 'versions');
   const create = useMutation({
     mutationFn: (body: { slug: string; name: string }) => api<Version>('POST', url, body),
     onSuccess: refresh,
@@ -31,10 +24,7 @@ export function VersionsSection({ workspace }: { workspace: Workspace }) {
   });
   const remove = useMutation({
     mutationFn: (slug: string) => api<void>('DELETE', `${url}/${encodeURIComponent(slug)}`),
-    onSuccess: async () => {
-      setDeleting(null);
-      await refresh();
-    },
+    onSuccess: refresh,
   });
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -72,7 +62,7 @@ export function VersionsSection({ workspace }: { workspace: Workspace }) {
                   </strong>
                   <span className="hint">
                     {version.slug} · {version.page_count} {version.page_count === 1 ? 'page' : 'pages'} ·
-                    created {dateOf(version.created_at)}
+                    created {shortDate(version.created_at)}
                   </span>
                 </div>
                 <div className="item-actions">
@@ -95,30 +85,14 @@ export function VersionsSection({ workspace }: { workspace: Workspace }) {
                       Make default
                     </button>
                   )}
-                  {deleting === version.slug ? (
-                    <>
-                      <button type="button" className="button small" onClick={() => setDeleting(null)}>
-                        Keep
-                      </button>
-                      <button
-                        type="button"
-                        className="button small danger-outline"
-                        disabled={remove.isPending}
-                        onClick={() => remove.mutate(version.slug)}
-                      >
-                        Delete {version.name}
-                      </button>
-                    </>
-                  ) : (
-                    <button
-                      type="button"
-                      className="button small danger-outline"
-                      aria-label={`Delete ${version.name}…`}
-                      onClick={() => setDeleting(version.slug)}
-                    >
-                      Delete…
-                    </button>
-                  )}
+                  <ConfirmButton
+                    small
+                    label="Delete…"
+                    ariaLabel={`Delete ${version.name}…`}
+                    confirmLabel={`Delete ${version.name}`}
+                    busy={remove.isPending}
+                    onConfirm={() => remove.mutate(version.slug)}
+                  />
                 </div>
               </li>
             ))}
