@@ -3,6 +3,7 @@ import { EditorState, Transaction } from '@codemirror/state';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { Page, TreeNode } from '../api/types';
+import { goToLine, requestedLine } from './go-to-line';
 import { editorExtensions } from './editor-extensions';
 import { textToSave } from './image-upload';
 import { pagesOfTree, setWorkspacePages } from './page-context';
@@ -60,6 +61,8 @@ export function PageEditor({ slug, path, page, readOnly, hidden, sessionRef, onS
       }),
     });
     sessionRef.current = session;
+    const line = requestedLine(window.location.search);
+    if (line) goToLine(view, line);
     setEditorView(view);
     return () => {
       session.dispose();
