@@ -259,6 +259,28 @@ describeInChromium('web app: workspace administration', () => {
     await context.close();
   }, 120_000);
 
+  it('shows the quality score and findings, and a finding opens the editor at its line', async () => {
+    await app.createPage('broken.md', {
+      title: 'Broken',
+      description: 'A page with a dead link.',
+      body: 'First line.\n\nSee [the missing page](nowhere.md) for more.\n',
+    });
+    const { context, page } = await signedInSettings('quality');
+    const report = await app.server.request('GET', `/api/v1/workspaces/${app.ws.id}/quality`, {
+      token: app.owner.token,
+    });
+    await page.getByText(String(Math.round(report.body.score)), { exact: true }).waitFor();
+    const deadLinks = page.locator('.issue-count').filter({ hasText: 'Links to missing pages' });
+    expect(await deadLinks.locator('dd').textContent()).toBe(String(report.body.issue_counts.dead_link));
+    expect(await seriousA11yViolations(page), 'quality').toEqual([]);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'quality-1280-light.png'), fullPage: true });
+
+    await page.getByRole('link', { name: /nowhere\.md.*\(line 3\)/ }).click();
+    await page.waitForURL(`${app.server.url}/w/${app.ws.slug}/broken.md?line=3`);
+    await expect.poll(() => page.locator('.cm-activeLine').textContent()).toContain('See [the missing page]');
+    await context.close();
+  }, 90_000);
+
   it('saves the settings screen at 1280 and 390 px, light and dark, without horizontal scrolling', async () => {
     for (const width of [1280, 390]) {
       for (const colorScheme of ['light', 'dark'] as const) {

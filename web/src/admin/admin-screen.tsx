@@ -8,6 +8,7 @@ import { DomainSection } from './domain-section';
 import { ExportSection } from './export-section';
 import { InvitationsSection } from './invitations-section';
 import { MembersSection } from './members-section';
+import { QualitySection } from './quality-section';
 import { SettingsSection } from './settings-section';
 import { ShareLinksSection } from './share-links-section';
 import { VersionsSection } from './versions-section';
@@ -27,6 +28,7 @@ const SECTIONS: readonly AdminSection[] = [
   { id: 'share-links', label: 'Share links', Screen: ShareLinksSection },
   { id: 'versions', label: 'Versions', Screen: VersionsSection },
   { id: 'domain', label: 'Custom domain', Screen: DomainSection },
+  { id: 'quality', label: 'Quality', Screen: QualitySection },
   { id: 'export', label: 'Export', Screen: ExportSection },
   { id: 'activity', label: 'Activity', Screen: ActivitySection },
 ];

@@ -163,3 +163,31 @@ export interface CustomDomain {
   verification: { type: 'TXT'; name: string; value: string };
   verified_at: string | null;
 }
+
+/** One finding of the quality report on one page. */
+export interface QualityIssue {
+  type: string;
+  severity: 'error' | 'warning';
+  path: string;
+  message: string;
+  target?: string;
+  /** 1-based line in the page's body. */
+  line?: number;
+}
+
+/** GET …/quality. */
+export interface QualityReport {
+  score: number;
+  page_count: number;
+  average_readability: number;
+  issue_counts: Record<string, number>;
+  pages: {
+    path: string;
+    title: string;
+    status: string;
+    word_count: number;
+    readability: number;
+    score: number;
+    issues: QualityIssue[];
+  }[];
+}
