@@ -3,6 +3,7 @@ import { EditorView } from '@codemirror/view';
 import { useEffect, useRef, useState } from 'react';
 import { api } from '../api/client';
 import { errorText } from '../ui/form-error';
+import { SiteFrame } from '../ui/site-frame';
 import { editorViewNear } from './find-editor-view';
 import type { PreviewProps } from './preview-toggle';
 
@@ -25,20 +26,6 @@ function pageFile({ title, description }: PreviewProps, body: string): string {
   return `---\n${lines.join('\n')}\n---\n\n${body}`;
 }
 
-const escapeAttr = (value: string) =>
-  value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-
-/**
- * The frame's document: the site's theme stylesheet and an empty article. The theme styles a
- * whole document (`:root`, `body`), so it lives in a frame of its own instead of the app. The
- * frame is sandboxed without scripts; it inherits the app's CSP, which lets it load the
- * same-origin stylesheet and images. Links open in a new tab.
- */
-const frameShell = (stylesheet: string) =>
-  '<!doctype html><html lang="en"><head><meta charset="utf-8"><base target="_blank">' +
-  `<link rel="stylesheet" href="${escapeAttr(stylesheet)}"></head>` +
-  '<body><div class="site-body"><main class="page"><article class="article"></article></main></div></body></html>';
-
 /**
  * The open page as the published site will show it: rendered by the server with the site's
  * renderer and theme, refreshed a moment after typing stops.
@@ -46,7 +33,6 @@ const frameShell = (stylesheet: string) =>
 export default function PreviewPane(props: PreviewProps) {
   const { slug, path, title, description } = props;
   const root = useRef<HTMLElement>(null);
-  const frame = useRef<HTMLIFrameElement>(null);
   const [preview, setPreview] = useState<PagePreview | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -85,13 +71,6 @@ export default function PreviewPane(props: PreviewProps) {
     };
   }, [slug, path, title, description]);
 
-  /** Puts the rendered article into the frame (sanitised by the server; the frame runs no scripts). */
-  const fill = () => {
-    const article = frame.current?.contentDocument?.querySelector('article');
-    if (article && preview) article.innerHTML = preview.html;
-  };
-  useEffect(fill, [preview]);
-
   return (
     <section className="preview-pane" aria-label="Preview" ref={root}>
       {error && (
@@ -100,13 +79,11 @@ export default function PreviewPane(props: PreviewProps) {
         </p>
       )}
       {preview && (
-        <iframe
-          ref={frame}
+        <SiteFrame
           className="preview-frame"
           title="Preview"
-          sandbox="allow-same-origin allow-popups allow-popups-to-escape-sandbox"
-          srcDoc={frameShell(preview.stylesheet)}
-          onLoad={fill}
+          html={preview.html}
+          stylesheet={preview.stylesheet}
         />
       )}
     </section>
