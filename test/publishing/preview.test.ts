@@ -71,6 +71,22 @@ describe('page preview', () => {
     expect(site.text).toContain(`<link rel="stylesheet" href="${res.body.stylesheet}">`);
   });
 
+  it("renders in another theme when asked, with that theme's stylesheet, and refuses an unknown one", async () => {
+    const content = '# Sample\n\nSome text.\n';
+    const forest = await preview(owner, { path: 'sample.md', content, theme: 'forest' });
+    expect(forest.status).toBe(200);
+    expect(forest.body.theme).toBe('forest');
+    expect(forest.body.stylesheet).toMatch(/\/theme-forest-[^/]+\.css$/);
+    const css = await get(server, forest.body.stylesheet);
+    expect(css.status).toBe(200);
+    const own = await preview(owner, { path: 'sample.md', content });
+    expect(own.body.html).toBe(forest.body.html);
+    expect(own.body.theme).toBe('rose');
+    const unknown = await preview(owner, { path: 'sample.md', content, theme: 'neon' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toBe('VALIDATION_ERROR');
+  });
+
   it('resolves wikilinks, relative links and images for an unpublished path', async () => {
     const content =
       `# Draft\n\nSee [[guides/setup]] and [the intro](../guides/intro.md).\n\n` +

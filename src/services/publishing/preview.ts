@@ -10,6 +10,7 @@ import { normalizePagePath } from '../../domain/paths.js';
 import { CAN, requireScope } from '../../domain/policy.js';
 import { AppError } from '../../errors.js';
 import { articleParts } from '../../render/layout.js';
+import { THEME_NAMES } from '../../render/themes.js';
 import type { AccessService } from '../access.js';
 import { titleFromPath } from '../pages/page-object.js';
 import type { SiteContext } from './site/context.js';
@@ -25,6 +26,10 @@ export const previewInput = z.strictObject({
     .string()
     .max(10 * 1024 * 1024)
     .describe('The whole page file: optional YAML frontmatter, then the Markdown body.'),
+  theme: z
+    .enum(THEME_NAMES, { error: `theme must be one of ${THEME_NAMES.join(', ')}` })
+    .optional()
+    .describe("Render in this theme instead of the workspace's, to compare themes before choosing one."),
 });
 export type PreviewInput = z.infer<typeof previewInput>;
 
@@ -67,7 +72,7 @@ export function createPreview(deps: PreviewDeps) {
       };
       const rendered = await deps.renderer.uncachedBody(state.live, page, file.body, linker);
       const { header, prose } = articleParts({ ...page, html: rendered.html });
-      const theme = state.settings.theme;
+      const theme = input.theme ?? state.settings.theme;
       return { html: header + prose, title: page.title, theme, stylesheet: themeHref(root, theme) };
     },
   };
