@@ -6,6 +6,7 @@ import { ConfirmButton } from '../ui/confirm-button';
 import { Field } from '../ui/field';
 import { FormError } from '../ui/form-error';
 import { Loading } from '../ui/loading';
+import { ThemePreview } from './theme-preview';
 
 /** The workspace's site and content settings (GET and PUT …/admin/settings). */
 export function SettingsSection({ workspace }: { workspace: Workspace }) {
@@ -43,6 +44,7 @@ function SettingsForm({ workspace, initial, saved, onSaved: setSaved }: Settings
   const queryClient = useQueryClient();
   const themeId = useId();
   const modeId = useId();
+  const [theme, setTheme] = useState(initial.theme);
   const save = useMutation({
     mutationFn: (body: Partial<WorkspaceSettings>) =>
       api<WorkspaceSettings>('PUT', `/api/v1/workspaces/${workspace.id}/admin/settings`, body),
@@ -84,13 +86,14 @@ function SettingsForm({ workspace, initial, saved, onSaved: setSaved }: Settings
       </label>
       <div className="field">
         <label htmlFor={themeId}>Theme</label>
-        <select id={themeId} name="theme" defaultValue={initial.theme}>
+        <select id={themeId} name="theme" value={theme} onChange={(e) => setTheme(e.target.value)}>
           {THEMES.map((theme) => (
             <option key={theme} value={theme}>
               {theme[0]!.toUpperCase() + theme.slice(1)}
             </option>
           ))}
         </select>
+        <ThemePreview workspace={workspace} theme={theme} />
       </div>
       <Field
         label="Default version"
