@@ -148,7 +148,15 @@ const pageBody = (i: number): string =>
 
 export async function benchSite(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-site-'));
-  const config = configFrom({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+  // BENCH_METRICS=true measures the same path with Prometheus metrics on (FF_METRICS).
+  const metrics = process.env.BENCH_METRICS === 'true' ? { FF_METRICS: 'true' } : {};
+  const config = configFrom({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    ...metrics,
+  });
   const unlimited = { limit: 1_000_000_000 };
   const folio = await createFolio(config, {
     rateLimits: {

@@ -93,6 +93,7 @@ const envSchema = z.object({
   GIT_FILE_REMOTE_ROOT: optionalString,
   GIT_NETWORK_TIMEOUT: int(120, 1, 24 * 3600),
   GIT_ALLOW_PRIVATE_HOSTS: bool(false),
+  WEBHOOK_ALLOW_PRIVATE_HOSTS: bool(false),
   GIT_MAX_PAGE_BYTES: int(10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
   RENDER_MAX_BYTES: int(2 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
   RENDER_TIMEOUT_MS: int(10_000, 100, 10 * 60_000),
@@ -149,6 +150,8 @@ export interface Config {
    * http:// (a self-hosted Gitea on the LAN); off by default as a guard against SSRF.
    */
   readonly gitAllowPrivateHosts: boolean;
+  /** Outbound webhooks may reach loopback, private and link-local receivers, and plain http. */
+  readonly webhookAllowPrivateHosts: boolean;
   /** Page files pulled from git above this size are reported, not indexed. */
   readonly gitMaxPageBytes: number;
   readonly render: {
@@ -248,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     gitFileRemoteRoot: e.GIT_ALLOW_FILE_REMOTES ? fileRemoteRoot : undefined,
     gitNetworkTimeoutSeconds: e.GIT_NETWORK_TIMEOUT,
     gitAllowPrivateHosts: e.GIT_ALLOW_PRIVATE_HOSTS,
+    webhookAllowPrivateHosts: e.WEBHOOK_ALLOW_PRIVATE_HOSTS,
     gitMaxPageBytes: e.GIT_MAX_PAGE_BYTES,
     render: { maxBytes: e.RENDER_MAX_BYTES, timeoutMs: e.RENDER_TIMEOUT_MS, workers: e.RENDER_WORKERS },
     serverUrl: e.FOLIO_SERVER_URL,

@@ -4,12 +4,16 @@ import type { Config } from './config.js';
 import { type EventBus, InProcessBus } from './events/bus.js';
 import { RedisBus } from './events/redis-bus.js';
 import { createLogger, type Logger } from './logger.js';
+import { countPageChanges } from './metrics/page-changes.js';
+import { createMetrics, type Metrics, NO_METRICS } from './metrics/metrics.js';
+import { registerStoreGauges } from './metrics/store-gauges.js';
 import { type BucketLimit, type BucketName, type BucketTable, bucketTable } from './ratelimit/buckets.js';
 import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './ratelimit/limiter.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import type { TxtResolver } from './services/publishing/index.js';
 import { createServices, type Quota, type Services, type ServicesRuntime } from './services/index.js';
 import { openStore, type Store } from './store/database.js';
+import type { WebhookOptions } from './services/index.js';
 
 export interface CoreOptions {
   logger?: Logger;
@@ -24,6 +28,8 @@ export interface CoreOptions {
    * resolver bound to particular DNS servers.
    */
   txtResolver?: TxtResolver;
+  /** Outbound webhook timing and DNS (tests use short waits and canned answers). */
+  webhooks?: WebhookOptions;
 }
 
 /** Everything but the adapters: what the server and the CLI's commands share. */
@@ -41,6 +47,8 @@ export interface Core {
   services: Services;
   /** Start-up and background work of the services; not for adapters. */
   runtime: ServicesRuntime;
+  /** Prometheus instruments (no-ops unless FF_METRICS is on). */
+  metrics: Metrics;
   close(): Promise<void>;
 }
 
@@ -61,10 +69,13 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     ? new (await import('ioredis')).Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 })
     : null;
   if (redis) await redis.connect();
+  const metrics = config.metrics.enabled ? await createMetrics() : NO_METRICS;
+  registerStoreGauges(metrics, store);
   const onListenerError = (error: unknown) => logger.error({ err: error }, 'event listener failed');
   const events: EventBus = redis
     ? await RedisBus.connect(redis, onListenerError)
     : new InProcessBus(onListenerError);
+  countPageChanges(events, metrics);
   const limiter: RateLimiter = redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter();
   const buckets = bucketTable(options.rateLimits);
 
@@ -77,7 +88,9 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     logger,
     clock,
     quota,
+    metrics,
     ...(options.txtResolver ? { txtResolver: options.txtResolver } : {}),
+    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
   });
 
   let closing: Promise<void> | null = null;
@@ -92,6 +105,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     quota,
     services,
     runtime,
+    metrics,
     close() {
       closing ??= (async () => {
         await runtime.stop();

@@ -33,6 +33,9 @@ import { gitRemoteRoutes } from './http/routes/git-remote.js';
 import { gitWebhookRoutes } from './http/routes/git-webhook.js';
 import { syncRoutes } from './http/routes/sync.js';
 import { wsRoutes } from './http/routes/ws.js';
+import { webhookRoutes } from './http/routes/webhooks.js';
+import { metricsRoutes } from './http/routes/metrics.js';
+import { startMetricsListener } from './http/metrics-listener.js';
 import { createWebApp } from './http/web-app.js';
 import { LOW_DISK_BYTES } from './services/operations/index.js';
 import { moveMetadataOutOfTrees } from './services/workspaces/index.js';
@@ -75,6 +78,13 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
     clock: core.clock,
     logger,
   });
+  const { metrics } = core;
+  metrics.gauge('folio_websocket_connections', 'Open WebSocket connections', () => hub.stats().sockets);
+  metrics.gauge(
+    'folio_websocket_subscriptions',
+    'Workspace subscriptions of open WebSockets',
+    () => hub.stats().subscriptions,
+  );
 
   const webApp = createWebApp();
   const app = await buildHttpApp({
@@ -88,7 +98,9 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
     rewriteUrl: services.customDomains.rewriteUrl,
     notFoundFallback: webApp.fallback,
     apiReference: { version: VERSION },
+    metrics,
     routes: [
+      ...(metrics.enabled ? [metricsRoutes(metrics)] : []),
       healthRoutes(services.health, VERSION),
       authRoutes(services, config.publicUrl),
       identityProviderRoutes(services),
@@ -96,6 +108,7 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
       apiKeyRoutes(services),
       workspaceRoutes(services),
       syncRoutes(services),
+      webhookRoutes(services),
       gitRemoteRoutes(services),
       gitWebhookRoutes(services),
       contentRoutes(services),
@@ -120,7 +133,7 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
       mcpRoutes(services, {
         offerSync: true,
         corsOrigins: config.mcpCorsOrigins,
-        ...{ quota: core.quota, logger, publicUrl: config.publicUrl },
+        ...{ quota: core.quota, logger, publicUrl: config.publicUrl, metrics },
       }),
       // Last: its catch-all answers only what no other route claims.
       webApp.routes,
@@ -129,6 +142,7 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
 
   let closing: Promise<void> | null = null;
   let lock: { release(): Promise<void> } | null = null;
+  let metricsListener: { port: number; close(): Promise<void> } | null = null;
   return {
     ...core,
     app,
@@ -144,6 +158,10 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
       // Before any request or start-up reconciliation reads the files a crashed move left half-done.
       await runtime.finishPendingMoves();
       const address = await app.listen({ port: config.port, host: config.host });
+      if (metrics.enabled && config.metrics.port !== undefined) {
+        metricsListener = await startMetricsListener(metrics, config.metrics.port);
+        logger.info({ port: metricsListener.port }, 'metrics for local scraping on 127.0.0.1');
+      }
       // Tells `folio rebuild` (and in-process `folio mcp`) that a server is using DATA_DIR.
       lock = await holdServerLock(config.dataDir);
       await runtime.ready();
@@ -158,6 +176,7 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
         const forceClose = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
         await app.close();
         clearTimeout(forceClose);
+        await metricsListener?.close();
         await core.close();
         await lock?.release();
       })();

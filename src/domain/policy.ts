@@ -67,3 +67,14 @@ export function authorize(actor: Actor, role: Role | null, need: Requirement): v
 export function requireScope(actor: Actor, op: Operation): void {
   if (!scopesAllow(actor.scopes, op)) throw new AppError('FORBIDDEN', `This API key lacks the ${op} scope`);
 }
+
+/**
+ * `/metrics` (CONTRACT.md part 2): the platform owner, in a session or with an `admin` or
+ * `admin:read` API key. Anyone else signed in is FORBIDDEN.
+ */
+export function requireMetricsReader(actor: Actor): void {
+  if (actor.via === 'system') return;
+  const scoped = actor.scopes === null || actor.scopes.some((s) => s === 'admin' || s === 'admin:read');
+  if (!actor.isPlatformOwner) throw new AppError('FORBIDDEN', 'Only the platform owner can read metrics');
+  if (!scoped) throw new AppError('FORBIDDEN', 'This API key needs the admin or admin:read scope');
+}

@@ -11,10 +11,31 @@ export interface EventBus {
   emit<K extends EventType>(type: K, payload: EventPayloads[K]): void;
   on<K extends EventType>(type: K, listener: (event: EventOf<K>) => void): Unsubscribe;
   onAny(listener: (event: FolioEvent) => void): Unsubscribe;
+  /**
+   * Hears only the events emitted by this instance, never those relayed from others: for
+   * work that must happen once per event however many instances run (queueing an outbound
+   * webhook, counting a metric).
+   */
+  onLocal(listener: (event: FolioEvent) => void): Unsubscribe;
   close(): Promise<void>;
 }
 
 type Listener = (event: FolioEvent) => void;
+
+/** Calls each listener; one that throws is reported and does not stop the others. */
+export function notify(
+  listeners: Iterable<Listener>,
+  event: FolioEvent,
+  onListenerError: (error: unknown, event?: FolioEvent) => void,
+): void {
+  for (const listener of listeners) {
+    try {
+      listener(event);
+    } catch (error) {
+      onListenerError(error, event);
+    }
+  }
+}
 
 /**
  * Delivers to the listeners of this process. A listener that throws is
@@ -23,22 +44,19 @@ type Listener = (event: FolioEvent) => void;
 export class InProcessBus implements EventBus {
   private readonly byType = new Map<EventType, Set<Listener>>();
   private readonly any = new Set<Listener>();
+  private readonly local = new Set<Listener>();
 
   constructor(private readonly onListenerError: (error: unknown, event?: FolioEvent) => void = () => {}) {}
 
   emit<K extends EventType>(type: K, payload: EventPayloads[K]): void {
-    this.deliver({ type, payload, at: new Date().toISOString() } as FolioEvent);
+    const event = { type, payload, at: new Date().toISOString() } as FolioEvent;
+    notify(this.local, event, this.onListenerError);
+    this.deliver(event);
   }
 
   /** Delivers an already-stamped event (used by buses that relay from elsewhere). */
   deliver(event: FolioEvent): void {
-    for (const listener of [...(this.byType.get(event.type) ?? []), ...this.any]) {
-      try {
-        listener(event);
-      } catch (error) {
-        this.onListenerError(error, event);
-      }
-    }
+    notify([...(this.byType.get(event.type) ?? []), ...this.any], event, this.onListenerError);
   }
 
   on<K extends EventType>(type: K, listener: (event: EventOf<K>) => void): Unsubscribe {
@@ -53,8 +71,14 @@ export class InProcessBus implements EventBus {
     return () => this.any.delete(listener);
   }
 
+  onLocal(listener: Listener): Unsubscribe {
+    this.local.add(listener);
+    return () => this.local.delete(listener);
+  }
+
   async close(): Promise<void> {
     this.byType.clear();
     this.any.clear();
+    this.local.clear();
   }
 }

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { type EventBus, InProcessBus, type Unsubscribe } from './bus.js';
+import { type EventBus, InProcessBus, notify, type Unsubscribe } from './bus.js';
 import type { EventOf, EventPayloads, EventType, FolioEvent } from './types.js';
 
 const CHANNEL = 'folio:events';
@@ -11,11 +11,13 @@ const CHANNEL = 'folio:events';
  */
 export class RedisBus implements EventBus {
   private readonly local: InProcessBus;
+  /** Listeners of this instance's own emits (`onLocal`), called as they are emitted. */
+  private readonly own = new Set<(event: FolioEvent) => void>();
 
   private constructor(
     private readonly publisher: Redis,
     private readonly subscriber: Redis,
-    onListenerError: (error: unknown, event?: FolioEvent) => void,
+    private readonly onListenerError: (error: unknown, event?: FolioEvent) => void,
   ) {
     this.local = new InProcessBus(onListenerError);
     subscriber.on('message', (channel: string, message: string) => {
@@ -39,7 +41,8 @@ export class RedisBus implements EventBus {
   }
 
   emit<K extends EventType>(type: K, payload: EventPayloads[K]): void {
-    const event = { type, payload, at: new Date().toISOString() };
+    const event = { type, payload, at: new Date().toISOString() } as FolioEvent;
+    notify(this.own, event, this.onListenerError);
     void this.publisher.publish(CHANNEL, JSON.stringify(event)).catch(() => undefined);
   }
 
@@ -51,7 +54,13 @@ export class RedisBus implements EventBus {
     return this.local.onAny(listener);
   }
 
+  onLocal(listener: (event: FolioEvent) => void): Unsubscribe {
+    this.own.add(listener);
+    return () => this.own.delete(listener);
+  }
+
   async close(): Promise<void> {
+    this.own.clear();
     await this.local.close();
     this.subscriber.disconnect();
   }

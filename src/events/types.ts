@@ -23,7 +23,13 @@ export interface EventPayloads {
    * Additive to SPEC.md 6.2 (sent over WebSocket): a comment on the page at
    * `path` was added, edited, deleted, resolved or reopened.
    */
-  'comment-changed': { workspace_id: string; path: string; comment_id: string; actor: string | null };
+  'comment-changed': {
+    workspace_id: string;
+    path: string;
+    comment_id: string;
+    actor: string | null;
+    change: 'created' | 'updated' | 'deleted' | 'resolved' | 'reopened';
+  };
   /** Internal (not sent over WebSocket): a file was stored under uploads/; git auto-commit listens. */
   'upload-created': { workspace_id: string; path: string; actor: string | null };
   /** Internal (not sent over WebSocket): a member was removed; the hub drops their subscriptions. */
@@ -31,7 +37,15 @@ export interface EventPayloads {
   /** Internal: a workspace's settings were written; the published site drops what it cached. */
   'settings-changed': { workspace_id: string };
   /** Internal: a documentation version was made or removed; the published site looks again. */
-  'versions-changed': { workspace_id: string };
+  'versions-changed': { workspace_id: string; change: 'created' | 'deleted'; slug: string; name: string };
+  /** Internal: a sync with the remote went through (outbound webhooks listen). */
+  'sync-completed': {
+    workspace_id: string;
+    trigger: string;
+    changes: { added: number; updated: number; deleted: number };
+  };
+  /** Internal: "Publish everything" published the workspace's drafts. */
+  'workspace-published': { workspace_id: string; published: number; actor: string | null };
   /** Internal: web edits were committed to the workspace's repository; the sync engine pushes them. */
   'commits-made': { workspace_id: string };
 }

@@ -111,7 +111,8 @@ export function isBlockedAddress(ip: string): boolean {
   return blocked.check(ip, 'ipv6'); // BlockList applies IPv4 rules to IPv4-mapped addresses itself
 }
 
-const BLOCKED_NAMES = /^(localhost|.*\.localhost|metadata|metadata\.google\.internal|.*\.internal)$/i;
+/** Names that always mean this machine or a cloud metadata service. */
+export const BLOCKED_NAMES = /^(localhost|.*\.localhost|metadata|metadata\.google\.internal|.*\.internal)$/i;
 
 const refuse = (message: string): never => {
   throw invalid('git_remote', message);

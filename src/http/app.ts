@@ -23,6 +23,8 @@ import './fastify-types.js';
 import { apiDocsRoutes } from './api-docs.js';
 import { openApiDocumentRoute, registerOpenApi } from './openapi.js';
 import { installRateLimits } from './rate-limit-hook.js';
+import { installRequestMetrics } from './request-metrics.js';
+import type { Metrics } from '../metrics/metrics.js';
 import { installRouteSchemas } from './route-schemas.js';
 import { crossOriginRefused, fromOwnOrigin, isUnsafeMethod } from './same-origin.js';
 import { contentSecurityPolicy, newNonce } from './security.js';
@@ -81,6 +83,8 @@ export interface HttpDeps {
   notFoundFallback?: (request: FastifyRequest, reply: FastifyReply) => FastifyReply | null;
   /** Serves the OpenAPI document of the routes and the reference page (`/api/docs`) for this version. */
   apiReference?: { version: string };
+  /** Counts requests and rate-limit refusals when FF_METRICS is on. */
+  metrics?: Metrics;
 }
 
 /**
@@ -134,6 +138,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     },
   });
   installErrorHandling(app, deps.notFoundFallback);
+  if (deps.metrics?.enabled) installRequestMetrics(app, deps.metrics);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-ID', request.id);
@@ -157,7 +162,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
       throw crossOriginRefused();
     }
   });
-  installRateLimits(app, deps.limiter, deps.buckets);
+  installRateLimits(app, deps.limiter, deps.buckets, deps.metrics);
 
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(

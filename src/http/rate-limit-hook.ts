@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
+import type { Metrics } from '../metrics/metrics.js';
 import { type BucketName, type BucketTable, orgRateKey } from '../ratelimit/buckets.js';
 import type { RateDecision, RateLimiter } from '../ratelimit/limiter.js';
 import './fastify-types.js';
@@ -23,7 +24,12 @@ function setHeaders(reply: FastifyReply, decision: RateDecision): void {
  * authentication so the organization is known, and before the route's input is
  * validated, so a malformed request still counts.
  */
-export function installRateLimits(app: FastifyInstance, limiter: RateLimiter, table: BucketTable): void {
+export function installRateLimits(
+  app: FastifyInstance,
+  limiter: RateLimiter,
+  table: BucketTable,
+  metrics?: Pick<Metrics, 'rateLimited'>,
+): void {
   app.addHook('preValidation', async (request, reply) => {
     const declared = request.routeOptions.config?.rateLimit;
     if (!declared) return;
@@ -32,6 +38,7 @@ export function installRateLimits(app: FastifyInstance, limiter: RateLimiter, ta
     for (const bucket of buckets) {
       const decision = await limiter.hit(rateKey(request, bucket), table[bucket]);
       if (!decision.allowed) {
+        metrics?.rateLimited.inc({ bucket });
         setHeaders(reply, decision);
         throw new AppError('RATE_LIMITED', 'Too many requests; try again later', {
           retryAfter: (decision.resetAt - Date.now()) / 1000,

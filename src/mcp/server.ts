@@ -9,6 +9,7 @@ import { VERSION } from '../version.js';
 import { toCallResult } from './result.js';
 import { argsFirst, type ToolDefinition } from './tool.js';
 import { ALL_TOOLS } from './tools/index.js';
+import type { Metrics } from '../metrics/metrics.js';
 
 export const TOOL_PREFIX = 'svc_';
 
@@ -19,6 +20,8 @@ export interface McpEnvironment {
   logger: Logger;
   /** PUBLIC_URL, for the links tools answer with. */
   publicUrl: string;
+  /** Counts tool calls by tool and result (the stdio server has none). */
+  metrics?: Pick<Metrics, 'mcpToolCalls'>;
 }
 
 export interface McpServerOptions extends McpEnvironment {
@@ -74,8 +77,11 @@ export function buildMcpServer(options: McpServerOptions): McpServer {
             { actor, services, workspace, publicUrl: options.publicUrl },
             multiWorkspace ? rest : args,
           );
+          options.metrics?.mcpToolCalls.inc({ tool: tool.name, result: 'ok' });
           return toCallResult({ ok: true, value });
         } catch (error) {
+          const code = error instanceof AppError ? error.code.toLowerCase() : 'error';
+          options.metrics?.mcpToolCalls.inc({ tool: tool.name, result: code });
           if (!(error instanceof AppError))
             options.logger.error({ err: error, tool: tool.name }, 'MCP tool failed');
           return toCallResult({ ok: false, error });

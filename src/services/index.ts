@@ -52,6 +52,10 @@ import {
 import { createSettings, createWorkspaces, remoteRulesOf } from './workspaces/index.js';
 import { loadOrCreateSecretFile, randomToken } from '../lib/secrets.js';
 import { createSiteServices, type TxtResolver } from './publishing/index.js';
+import { meteredSearch } from '../metrics/metered-search.js';
+import { type Metrics, NO_METRICS } from '../metrics/metrics.js';
+import { createOutboundWebhooks, type DeliveryOptions } from './webhooks/index.js';
+import type { HostResolver } from '../git/remote-url.js';
 
 /** Spends one unit of a rate-limit bucket; false once it is exhausted. */
 export type Quota = (bucket: BucketName, key: string) => Promise<boolean>;
@@ -65,7 +69,13 @@ export interface ServiceDeps {
   quota: Quota;
   /** TXT lookups for custom-domain verification (tests inject answers); `dns.promises` by default. */
   txtResolver?: TxtResolver;
+  /** Prometheus instruments; none when absent. */
+  metrics?: Metrics;
+  webhooks?: WebhookOptions;
 }
+
+/** Outbound webhook timing, and the resolver their SSRF check uses. */
+export type WebhookOptions = DeliveryOptions & { resolveHost?: HostResolver };
 
 /**
  * Builds every service from explicit dependencies (DESIGN.md convention 6). `services` is
@@ -75,9 +85,10 @@ export interface ServiceDeps {
  */
 export async function createServices(deps: ServiceDeps) {
   const { config, store, clock } = deps;
+  const metrics = deps.metrics ?? NO_METRICS;
   const access = createAccess(store);
   // The index's dialect-only structures (FTS5 table, tsvector column) before any write.
-  const searchIndex = createSearchIndex(store);
+  const searchIndex = meteredSearch(createSearchIndex(store), metrics);
   await searchIndex.init();
   const passwords = createPasswordHasher(config.argon2);
   const jwt = createJwtSigner(config.jwtKeyPath, clock);
@@ -140,6 +151,7 @@ export async function createServices(deps: ServiceDeps) {
   const gitSync = createGitSync({
     ...{ config, store, events: deps.events, clock, logger, access, reconciler, pages, workspaces },
     lock: workspaceLock,
+    metrics,
   });
   // Every new organization gets a "Docs" workspace with a welcome page.
   const createStarterWorkspace = workspaces.createStarterWorkspace;
@@ -151,6 +163,7 @@ export async function createServices(deps: ServiceDeps) {
         smtpUrl: config.smtpUrl,
         from: config.mailFrom,
         logger: deps.logger,
+        metrics,
       })
     : null;
   if (mailWorker) outbox.onEnqueue(() => void mailWorker.drain().catch(() => undefined));
@@ -203,6 +216,15 @@ export async function createServices(deps: ServiceDeps) {
     ...{ config, store, events: deps.events, clock, logger, access, pages, settings: collaboration.settings },
     ...{ reconciler, git: gitSync, lock: workspaceLock, searchIndex },
     ...(deps.txtResolver ? { txtResolver: deps.txtResolver } : {}),
+    metrics,
+  });
+  const outbound = createOutboundWebhooks({
+    ...{ store, clock, logger, access, events: deps.events, dataDir: config.dataDir, metrics },
+    rules: {
+      allowPrivateHosts: config.webhookAllowPrivateHosts,
+      ...(deps.webhooks?.resolveHost ? { resolveHost: deps.webhooks.resolveHost } : {}),
+    },
+    ...(deps.webhooks ? { options: deps.webhooks } : {}),
   });
   const passwordReset = createPasswordReset({
     store,
@@ -258,6 +280,7 @@ export async function createServices(deps: ServiceDeps) {
       publicUpload: publishing.site.publicUpload,
     }),
     gitSync,
+    webhooks: outbound.webhooks,
     templates: createTemplates(),
     backups,
     ...collaboration,
@@ -297,6 +320,7 @@ export async function createServices(deps: ServiceDeps) {
       backups.start();
       reconciler.startBackground();
       gitSync.start();
+      outbound.delivery.start();
       startPublishing();
     },
 
@@ -306,6 +330,7 @@ export async function createServices(deps: ServiceDeps) {
       await backups.stop();
       await reconciler.stop();
       await gitSync.stop();
+      await outbound.delivery.stop();
       stopPublishing();
       await pgLock?.close();
     },

@@ -38,6 +38,8 @@ export interface Database {
   auth_claims: AuthClaimsTable;
   passkey_credentials: PasskeyCredentialsTable;
   passkey_challenges: PasskeyChallengesTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export type Flag = 0 | 1;
@@ -439,3 +441,42 @@ export interface PasskeyChallengesTable {
   created_at: string;
   expires_at: string;
 }
+
+/** A workspace's outbound webhook (migration 0010). */
+export interface WebhooksTable {
+  id: string;
+  workspace_id: string;
+  url: string;
+  /** JSON array of event names. */
+  events: string;
+  /** Sealed with DATA_DIR/webhook-secrets.key; never returned after creation. */
+  secret: string;
+  active: Flag;
+  /** Start of an unbroken run of failed deliveries; null after a success. */
+  failing_since: string | null;
+  deactivated_reason: string | null;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type WebhookRow = Selectable<WebhooksTable>;
+
+/** One delivery: queued, then the log of how it went. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  event: string;
+  body: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempt: number;
+  next_attempt_at: string;
+  claimed_at: string | null;
+  response_status: number | null;
+  duration_ms: number | null;
+  error: string | null;
+  created_at: string;
+  delivered_at: string | null;
+}
+
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;

@@ -387,8 +387,10 @@ export class Hub {
   }
 
   /** Connected sockets and present users on this instance (for health and tests). */
-  stats(): { sockets: number; presence: number } {
-    return { sockets: this.clients.size, presence: this.presence.size };
+  stats(): { sockets: number; presence: number; subscriptions: number } {
+    let subscriptions = 0;
+    for (const subscribers of this.byWorkspace.values()) subscriptions += subscribers.size;
+    return { sockets: this.clients.size, presence: this.presence.size, subscriptions };
   }
 
   /** Stops the timer and the bus listener and closes every socket. */

@@ -30,6 +30,8 @@ export interface Fixture {
   invitationId: string;
   linkId: string;
   linkToken: string;
+  webhookId: string;
+  deliveryId: string;
   uploadName: string;
   templateId: string;
   throwawayKeyId: string;
@@ -151,6 +153,22 @@ export async function buildFixture(server: TestServer): Promise<Fixture> {
     200,
     'custom domain',
   );
+  // Deliveries go nowhere (nothing listens on port 9); only who may see them matters here.
+  const webhook = await ok(
+    server.request('POST', `/api/v1/workspaces/${ws.id}/webhooks`, {
+      token: owner.token,
+      body: { url: 'http://127.0.0.1:9/hook', events: ['page.created'] },
+    }),
+    201,
+    'webhook',
+  );
+  const deliveries = await ok(
+    server.request('GET', `/api/v1/workspaces/${ws.id}/webhooks/${webhook.id}/deliveries`, {
+      token: owner.token,
+    }),
+    200,
+    'webhook deliveries',
+  );
   const templates = await ok(
     server.request('GET', '/api/v1/templates', { token: owner.token }),
     200,
@@ -179,6 +197,8 @@ export async function buildFixture(server: TestServer): Promise<Fixture> {
     invitationId: invitation.id,
     linkId: link.id,
     linkToken: link.token,
+    webhookId: webhook.id,
+    deliveryId: deliveries.data[0].id,
     uploadName: ((await upload.json()) as { filename: string }).filename,
     templateId: templates.data[0].id,
     throwawayKeyId: throwaway.id,

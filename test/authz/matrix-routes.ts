@@ -262,6 +262,30 @@ export const ROUTES: Record<string, RouteSpec> = {
     callAllowed: true,
   },
   'GET /api/v1/workspaces/:id/share-links': { access: { role: 'admin' } },
+  'GET /api/v1/workspaces/:id/webhooks': { access: { role: 'admin' } },
+  'POST /api/v1/workspaces/:id/webhooks': {
+    access: { role: 'admin' },
+    body: () => ({ url: 'http://127.0.0.1:9/other', events: ['page.deleted'] }),
+  },
+  'GET /api/v1/workspaces/:id/webhooks/:wid': {
+    access: { role: 'admin' },
+    path: (f) => WS(f, `/webhooks/${f.webhookId}`),
+  },
+  'PUT /api/v1/workspaces/:id/webhooks/:wid': {
+    access: { role: 'admin' },
+    path: (f) => WS(f, `/webhooks/${f.webhookId}`),
+    body: () => ({ events: ['page.created', 'page.updated'] }),
+    callAllowed: true,
+  },
+  'GET /api/v1/workspaces/:id/webhooks/:wid/deliveries': {
+    access: { role: 'admin' },
+    path: (f) => WS(f, `/webhooks/${f.webhookId}/deliveries`),
+  },
+  'POST /api/v1/workspaces/:id/webhooks/:wid/deliveries/:delivery_id/redeliver': {
+    access: { role: 'admin' },
+    path: (f) => WS(f, `/webhooks/${f.webhookId}/deliveries/${f.deliveryId}/redeliver`),
+    callAllowed: true,
+  },
   'POST /api/v1/workspaces/:id/share-links': {
     access: { role: 'admin' },
     body: () => ({ role: 'viewer', max_uses: 1 }),
@@ -434,6 +458,11 @@ export const ROUTES: Record<string, RouteSpec> = {
   'DELETE /api/v1/workspaces/:id/invitations/:invitationId': {
     access: { role: 'admin' },
     path: (f) => WS(f, `/invitations/${f.invitationId}`),
+  },
+  'DELETE /api/v1/workspaces/:id/webhooks/:wid': {
+    access: { role: 'admin' },
+    path: (f) => WS(f, `/webhooks/${f.webhookId}`),
+    why: 'not sent when allowed: the other webhook routes point at it',
   },
   'DELETE /api/v1/workspaces/:id/share-links/:linkId': {
     access: { role: 'admin' },

@@ -66,6 +66,8 @@ describe('authorisation matrix', () => {
         // Passkeys on, so their routes answer by who calls rather than 404 for everyone.
         WEBAUTHN_RP_ID: 'localhost',
         WEBAUTHN_RP_ORIGINS: 'http://localhost',
+        // A webhook on loopback, so its routes have a real target.
+        WEBHOOK_ALLOW_PRIVATE_HOSTS: 'true',
       },
       rateLimits: lifted,
     });

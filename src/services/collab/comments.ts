@@ -13,6 +13,7 @@ import type { AccessService } from '../access.js';
 import { record } from '../activity.js';
 import type { Clock } from '../../lib/clock.js';
 import type { EventBus } from '../../events/bus.js';
+import type { EventPayloads } from '../../events/types.js';
 import { effectiveRole } from './members.js';
 
 const body = z
@@ -116,12 +117,19 @@ export function createComments(deps: {
   const db = deps.store.db;
 
   /** Tells the page's open comment panels (WebSocket `comment-changed`), after the change is stored. */
-  const changed = (workspaceId: string, path: string, commentId: string, actor: Actor) =>
+  const changed = (
+    workspaceId: string,
+    path: string,
+    commentId: string,
+    actor: Actor,
+    change: EventPayloads['comment-changed']['change'],
+  ) =>
     deps.events.emit('comment-changed', {
       workspace_id: workspaceId,
       path,
       comment_id: commentId,
       actor: actor.userId,
+      change,
     });
 
   const baseQuery = () => commentQuery(db);
@@ -219,7 +227,7 @@ export function createComments(deps: {
         at: now,
       });
     });
-    changed(workspace.id, path, rootId, actor);
+    changed(workspace.id, path, rootId, actor, resolved ? 'resolved' : 'reopened');
     return one(rootId);
   }
 
@@ -315,7 +323,7 @@ export function createComments(deps: {
           at: now,
         });
       });
-      changed(workspace.id, page.path, id, actor);
+      changed(workspace.id, page.path, id, actor, 'created');
       return one(id);
     },
 
@@ -333,7 +341,7 @@ export function createComments(deps: {
         })
         .where('id', '=', id)
         .execute();
-      changed(workspace.id, path, id, actor);
+      changed(workspace.id, path, id, actor, 'updated');
       return one(id);
     },
 
@@ -347,7 +355,7 @@ export function createComments(deps: {
         .deleteFrom('comments')
         .where((eb) => eb.or([eb('id', '=', id), eb('parent_id', '=', id)]))
         .execute();
-      changed(workspace.id, path, id, actor);
+      changed(workspace.id, path, id, actor, 'deleted');
     },
 
     /** Marks the comment's thread resolved (editor or higher). */

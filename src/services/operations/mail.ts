@@ -5,6 +5,7 @@ import type { Logger } from '../../logger.js';
 import type { Store } from '../../store/database.js';
 import type { Database } from '../../store/schema.js';
 import type { Clock } from '../../lib/clock.js';
+import type { Metrics } from '../../metrics/metrics.js';
 
 export interface Mail {
   to: string;
@@ -68,6 +69,8 @@ export async function createMailWorker(deps: {
   from: string;
   logger: Logger;
   transport?: Transporter;
+  /** Counts failed attempts. */
+  metrics?: Pick<Metrics, 'mailFailures'>;
 }) {
   // nodemailer is loaded only when mail is configured.
   const transport = deps.transport ?? (await import('nodemailer')).default.createTransport(deps.smtpUrl);
@@ -100,6 +103,7 @@ export async function createMailWorker(deps: {
           .where('id', '=', mail.id)
           .execute();
       } catch (error) {
+        deps.metrics?.mailFailures.inc();
         const attempts = mail.attempts + 1;
         const backoff = Math.min(3_600_000, 30_000 * 2 ** (attempts - 1));
         await db

@@ -21,6 +21,7 @@ import { createSiteContext } from './site/context.js';
 import { createRenderPool } from '../../render/render-pool.js';
 import { createSiteRenderer } from './site/render.js';
 import { createVersions } from './versions.js';
+import type { Metrics } from '../../metrics/metrics.js';
 
 export interface SiteServicesDeps {
   config: Config;
@@ -38,6 +39,7 @@ export interface SiteServicesDeps {
   searchIndex: SearchIndex;
   /** TXT lookups for custom-domain verification; the system resolver by default. */
   txtResolver?: TxtResolver;
+  metrics?: Pick<Metrics, 'site'>;
 }
 
 /**
@@ -72,6 +74,7 @@ export function createSiteServices(deps: SiteServicesDeps) {
   const site = createSite({
     ...{ store, context, renderer, analytics, customDomains },
     ...{ searchIndex: deps.searchIndex, publicUrl: config.publicUrl },
+    ...(deps.metrics ? { metrics: deps.metrics } : {}),
   });
 
   return {
@@ -82,7 +85,10 @@ export function createSiteServices(deps: SiteServicesDeps) {
     exports: createExport({ access, context, renderer }),
     preview: createPreview({ access, context, renderer }),
     quality: createQuality({ store, access, dataDir }),
-    publishing: createPublishing({ store, clock, access, pages: deps.pages, settings: deps.settings }),
+    publishing: createPublishing({
+      ...{ store, clock, access, events: deps.events },
+      ...{ pages: deps.pages, settings: deps.settings },
+    }),
 
     /** Custom-domain refresh and analytics pruning run on timers. */
     start() {

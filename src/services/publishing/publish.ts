@@ -8,6 +8,7 @@ import { actorIdOf, record } from '../activity.js';
 import type { Clock } from '../../lib/clock.js';
 import type { PagesService } from '../pages/pages.js';
 import type { SettingsService } from '../workspaces/settings.js';
+import type { EventBus } from '../../events/bus.js';
 
 /** What `POST /api/v1/workspaces/:id/publish` answers. */
 export interface PublishResult {
@@ -29,6 +30,7 @@ export function createPublishing(deps: {
   access: AccessService;
   pages: PagesService;
   settings: SettingsService;
+  events: EventBus;
 }) {
   const db = deps.store.db;
 
@@ -68,6 +70,11 @@ export function createPublishing(deps: {
         actorId: actorIdOf(actor),
         at: deps.clock.now().toISOString(),
         details: { pages_published: published.length },
+      });
+      deps.events.emit('workspace-published', {
+        workspace_id: workspace.id,
+        published: published.length,
+        actor: actorIdOf(actor),
       });
       return { published, public_site: true };
     },

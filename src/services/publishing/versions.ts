@@ -239,7 +239,12 @@ export function createVersions(deps: VersionsDeps) {
         }
         return version;
       });
-      deps.events?.emit('versions-changed', { workspace_id: workspace.id });
+      deps.events?.emit('versions-changed', {
+        workspace_id: workspace.id,
+        change: 'created',
+        slug: row.slug,
+        name: row.name,
+      });
       return present(row, defaultOf(workspace));
     },
 
@@ -307,7 +312,12 @@ export function createVersions(deps: VersionsDeps) {
           details: { slug: row.slug, name: row.name },
         });
       });
-      deps.events?.emit('versions-changed', { workspace_id: workspace.id });
+      deps.events?.emit('versions-changed', {
+        workspace_id: workspace.id,
+        change: 'deleted',
+        slug: row.slug,
+        name: row.name,
+      });
       await repoOf(workspace)
         .deleteTag(row.tag)
         .catch((err: unknown) =>

@@ -19,6 +19,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { Reconciler, ReconcileSummary } from '../pages/reconcile.js';
 import type { ConflictRecord, SyncConflicts } from './conflicts.js';
 import { errorText, REMOTE_FAILURE, type SyncState } from './state.js';
+import type { Metrics } from '../../metrics/metrics.js';
 
 /** SPEC.md part 2's sync result; `conflicts` lists what stopped the merge. */
 export interface SyncResult {
@@ -61,6 +62,8 @@ export interface SyncEngineDeps {
   /** First and longest wait before a failed push is tried again. */
   retryBaseMs?: number;
   retryMaxMs?: number;
+  /** Sync runs and push failures are counted here. */
+  metrics?: Pick<Metrics, 'sync'>;
 }
 
 const FOLIO_AUTHOR = { authorName: FOLIO_IDENTITY.name, authorEmail: FOLIO_IDENTITY.email };
@@ -128,7 +131,12 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     const head = await repo.head();
     if (head === null) return false;
     if ((await deps.repos.resolve(ws, `refs/remotes/origin/${ws.git_branch}`)) === head) return false;
-    await repo.push(ws.git_branch, auth);
+    try {
+      await repo.push(ws.git_branch, auth);
+    } catch (error) {
+      deps.metrics?.sync.pushFailures.inc();
+      throw error;
+    }
     return true;
   }
 
@@ -251,6 +259,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     }
     // Last, so a listener that reacts to the event finds the feed and the status already written.
     announce(ws, merge?.changed ?? [], summary);
+    deps.events.emit('sync-completed', { workspace_id: ws.id, trigger: options.trigger, changes });
     return { status: 'completed', changes };
   }
 
@@ -262,6 +271,24 @@ export function createSyncEngine(deps: SyncEngineDeps) {
 
   /** Runs a sync (one per workspace at a time); a failure sets `error` and `last_error` and is rethrown as AppError. */
   function runSync(workspaceId: string, options: SyncOptions): Promise<SyncResult> {
+    return measured(options.trigger, runSyncUnmeasured(workspaceId, options));
+  }
+
+  /** Counts a run by trigger and result (completed, conflict, error) and times it. */
+  async function measured(trigger: string, run: Promise<SyncResult>): Promise<SyncResult> {
+    const started = performance.now();
+    let result = 'error';
+    try {
+      const outcome = await run;
+      result = outcome.status;
+      return outcome;
+    } finally {
+      deps.metrics?.sync.runs.inc({ trigger, result });
+      deps.metrics?.sync.duration.observe({ result }, (performance.now() - started) / 1000);
+    }
+  }
+
+  function runSyncUnmeasured(workspaceId: string, options: SyncOptions): Promise<SyncResult> {
     return track(
       deps.network.run(workspaceId, async () => {
         const { ws, repo } = await deps.lock.run(workspaceId, async () => {

@@ -19,6 +19,7 @@ import { createConflictResolution } from './resolve.js';
 import { createSyncState } from './state.js';
 import { createSyncEngine } from './engine.js';
 import type { WorkspacesService } from '../workspaces/workspaces.js';
+import type { Metrics } from '../../metrics/metrics.js';
 
 export interface GitSyncDeps {
   config: Pick<
@@ -41,6 +42,7 @@ export interface GitSyncDeps {
   workspaces: WorkspacesService;
   /** Quiet time before web edits are committed (tests shorten it). */
   commitDebounceMs?: number;
+  metrics?: Pick<Metrics, 'sync'>;
 }
 
 /**
@@ -80,6 +82,7 @@ export function createGitSync(deps: GitSyncDeps) {
     ...{ store, events, clock, logger, lock, network, access, repos, state, commits, remote, conflicts },
     reconciler: deps.reconciler,
     intervalSeconds: config.gitSyncIntervalSeconds,
+    ...(deps.metrics ? { metrics: deps.metrics } : {}),
   });
   // With the Redis bus another instance on the same DATA_DIR may hear it too: a push finds
   // nothing to do once the remote has the commits.

@@ -1,4 +1,3 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,7 +17,7 @@ import { actorIdOf, record } from '../activity.js';
 import type { Clock } from '../../lib/clock.js';
 import type { RepoOpener } from './repo-opener.js';
 import { classifyRemoteFor, type RemoteRules } from '../workspaces/remote-rules.js';
-import { loadOrCreateSecretFile } from '../../lib/secrets.js';
+import { createSecretBox } from '../../lib/secret-box.js';
 import { knownHostsFile } from './state.js';
 import { saveWorkspaceMeta } from '../workspaces/records.js';
 
@@ -55,7 +54,6 @@ export interface DeployKeyRecord {
 }
 
 const KEYS_DIR = 'git-keys';
-const CIPHER = 'aes-256-gcm';
 
 /** A branch name git accepts (check-ref-format), never one read as an option. */
 async function assertBranch(branch: string): Promise<void> {
@@ -74,35 +72,10 @@ async function assertBranch(branch: string): Promise<void> {
  */
 export function createGitRemote(deps: GitRemoteDeps) {
   const db = deps.store.db;
-  let keyPromise: Promise<Buffer> | null = null;
-
-  /** The credentials key, created on first use next to the other secrets in DATA_DIR. */
-  function secretKey(): Promise<Buffer> {
-    keyPromise ??= loadOrCreateSecretFile(path.join(deps.dataDir, 'git-credentials.key'), () =>
-      randomBytes(32).toString('base64'),
-    ).then((text) => Buffer.from(text.trim(), 'base64'));
-    return keyPromise;
-  }
-
-  // The workspace id is the associated data: a ciphertext copied to another workspace's row fails to open.
-  async function seal(workspaceId: string, secret: string): Promise<string> {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv(CIPHER, await secretKey(), iv).setAAD(Buffer.from(workspaceId));
-    const data = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-    return ['v1', iv, cipher.getAuthTag(), data]
-      .map((p) => (typeof p === 'string' ? p : p.toString('base64')))
-      .join('.');
-  }
-
-  async function open(workspaceId: string, sealed: string): Promise<string> {
-    const [version, iv, tag, data] = sealed.split('.');
-    if (version !== 'v1' || !iv || !tag || data === undefined)
-      throw new Error('unreadable stored git credentials');
-    const decipher = createDecipheriv(CIPHER, await secretKey(), Buffer.from(iv, 'base64'))
-      .setAAD(Buffer.from(workspaceId))
-      .setAuthTag(Buffer.from(tag, 'base64'));
-    return Buffer.concat([decipher.update(Buffer.from(data, 'base64')), decipher.final()]).toString('utf8');
-  }
+  // The workspace id is the sealed context: a ciphertext copied to another workspace's row fails to open.
+  const box = createSecretBox(path.join(deps.dataDir, 'git-credentials.key'));
+  const seal = box.seal;
+  const open = box.open;
 
   const keyDir = (workspaceId: string) => path.join(deps.dataDir, KEYS_DIR, workspaceId);
 

@@ -8,6 +8,7 @@ import * as gitSync from './0006-git-sync.js';
 import * as sessionSigningKey from './0007-session-signing-key.js';
 import * as identityProviders from './0008-identity-providers.js';
 import * as passkeys from './0009-passkeys.js';
+import * as webhooks from './0010-webhooks.js';
 
 /**
  * Every migration, in order. Forward-only: a released migration is never
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0007-session-signing-key': sessionSigningKey,
   '0008-identity-providers': identityProviders,
   '0009-passkeys': passkeys,
+  '0010-webhooks': webhooks,
 };
 
 export const migrationProvider: MigrationProvider = {

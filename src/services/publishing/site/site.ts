@@ -22,6 +22,7 @@ import * as workspacesTable from '../../../store/repositories/workspaces.js';
 import type { AnalyticsService, VisitorSignals } from '../analytics.js';
 import { hostOf, type CustomDomainsService } from '../custom-domains.js';
 import { LruCache } from '../../../lib/lru-cache.js';
+import type { Metrics } from '../../../metrics/metrics.js';
 import {
   isFeedFile,
   llmsFullTxt,
@@ -72,6 +73,8 @@ export interface SiteDeps {
   customDomains: CustomDomainsService;
   searchIndex: SearchIndex;
   publicUrl: string;
+  /** Counts documents served from the cache and built anew. */
+  metrics?: Pick<Metrics, 'site'>;
 }
 
 /** Where a site is mounted for this request: its root href and the origin its absolute URLs use. */
@@ -169,6 +172,7 @@ export function createSite(deps: SiteDeps) {
     const { state, mount, source, base } = served;
     const key = [state.workspace.id, state.fingerprint, mount.root, source.key, base, what].join('\u0000');
     let doc = documents.get(key);
+    deps.metrics?.site.renderCache.inc({ result: doc ? 'hit' : 'miss' });
     if (!doc) {
       const html = await build(await deps.analytics.available(state.workspace));
       const chunks = documentChunks(html);

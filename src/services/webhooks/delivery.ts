@@ -1,0 +1,278 @@
+import { monotonicFactory } from 'ulid';
+import type { Clock } from '../../lib/clock.js';
+import type { Logger } from '../../logger.js';
+import type { Metrics } from '../../metrics/metrics.js';
+import type { Store } from '../../store/database.js';
+import type { WebhookDeliveryRow, WebhookRow } from '../../store/schema.js';
+import { DELIVERY_LOG_SIZE } from './webhooks.js';
+import { sendDelivery } from './send.js';
+import { checkTarget, type TargetRules } from './target.js';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+export interface DeliveryOptions {
+  /** How long a receiver has to answer (10 s). */
+  timeoutMs?: number;
+  /** First wait before a retry, doubling each time up to an hour (30 s). */
+  retryBaseMs?: number;
+  /** How long a delivery is retried before it is marked failed (a day). */
+  retryForMs?: number;
+  /** A webhook failing this long without a success is turned off (three days). */
+  deactivateAfterMs?: number;
+  /** How often the queue is looked at besides wake-ups (5 s). */
+  pollMs?: number;
+}
+
+export interface DeliveryDeps extends DeliveryOptions {
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  rules: TargetRules;
+  metrics?: Pick<Metrics, 'webhookDeliveries'>;
+  secretOf: (webhook: WebhookRow) => Promise<string>;
+}
+
+/** A claim older than this is taken to belong to an instance that stopped mid-delivery. */
+const CLAIM_STALE_MS = 5 * 60_000;
+
+const nextId = monotonicFactory();
+
+/**
+ * The delivery queue and its worker. Deliveries are rows, so they survive a restart;
+ * each is claimed by one conditional UPDATE before it is sent, so instances sharing the
+ * database never send one twice. A failure is retried with exponential backoff for a
+ * day, then marked failed; a webhook whose deliveries have failed for three days is
+ * turned off with the reason, for its admins to see.
+ */
+export function createWebhookDelivery(deps: DeliveryDeps) {
+  const db = deps.store.db;
+  const timeoutMs = deps.timeoutMs ?? 10_000;
+  const retryBaseMs = deps.retryBaseMs ?? 30_000;
+  const retryForMs = deps.retryForMs ?? DAY;
+  const deactivateAfterMs = deps.deactivateAfterMs ?? 3 * DAY;
+  const now = () => deps.clock.now();
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let stopped = true;
+
+  async function claim(row: WebhookDeliveryRow): Promise<boolean> {
+    const at = now();
+    const result = await db
+      .updateTable('webhook_deliveries')
+      .set({ claimed_at: at.toISOString() })
+      .where('id', '=', row.id)
+      .where('status', '=', 'pending')
+      .where((eb) =>
+        eb.or([
+          eb('claimed_at', 'is', null),
+          eb('claimed_at', '<', new Date(at.getTime() - CLAIM_STALE_MS).toISOString()),
+        ]),
+      )
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Keeps the newest deliveries of a webhook's log; pending ones are never dropped. */
+  async function trimLog(webhookId: string): Promise<void> {
+    const keep = db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('webhook_id', '=', webhookId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(DELIVERY_LOG_SIZE);
+    await db
+      .deleteFrom('webhook_deliveries')
+      .where('webhook_id', '=', webhookId)
+      .where('status', '!=', 'pending')
+      .where('id', 'not in', keep)
+      .execute();
+  }
+
+  async function deliverOne(row: WebhookDeliveryRow): Promise<void> {
+    const webhook = await db
+      .selectFrom('webhooks')
+      .selectAll()
+      .where('id', '=', row.webhook_id)
+      .executeTakeFirst();
+    if (!webhook) return;
+    const attempt = row.attempt + 1;
+    let outcome: { ok: boolean; status: number | null; durationMs: number; error: string | null };
+    if (webhook.active === 0) {
+      outcome = { ok: false, status: null, durationMs: 0, error: 'The webhook is turned off' };
+    } else {
+      try {
+        // Checked again now: the name may resolve somewhere else than when it was saved.
+        const target = await checkTarget(webhook.url, deps.rules);
+        outcome = await sendDelivery(
+          target,
+          { id: row.id, event: row.event, body: row.body, secret: await deps.secretOf(webhook) },
+          timeoutMs,
+        );
+      } catch (error) {
+        outcome = { ok: false, status: null, durationMs: 0, error: (error as Error).message };
+      }
+    }
+    const at = now();
+    if (outcome.ok) {
+      deps.metrics?.webhookDeliveries.inc({ result: 'delivered' });
+      await db
+        .updateTable('webhook_deliveries')
+        .set({
+          status: 'delivered',
+          attempt,
+          claimed_at: null,
+          response_status: outcome.status,
+          duration_ms: outcome.durationMs,
+          error: null,
+          delivered_at: at.toISOString(),
+        })
+        .where('id', '=', row.id)
+        .execute();
+      if (webhook.failing_since) {
+        await db.updateTable('webhooks').set({ failing_since: null }).where('id', '=', webhook.id).execute();
+      }
+    } else {
+      const givingUp = webhook.active === 0 || at.getTime() - Date.parse(row.created_at) >= retryForMs;
+      deps.metrics?.webhookDeliveries.inc({ result: givingUp ? 'failed' : 'retrying' });
+      const wait = Math.min(HOUR, retryBaseMs * 2 ** (attempt - 1));
+      await db
+        .updateTable('webhook_deliveries')
+        .set({
+          status: givingUp ? 'failed' : 'pending',
+          attempt,
+          claimed_at: null,
+          response_status: outcome.status,
+          duration_ms: outcome.durationMs,
+          error: outcome.error,
+          next_attempt_at: new Date(at.getTime() + wait).toISOString(),
+        })
+        .where('id', '=', row.id)
+        .execute();
+      if (webhook.active === 1) await noteFailure(webhook, outcome.error ?? 'failed', at);
+    }
+    await trimLog(webhook.id);
+  }
+
+  async function noteFailure(webhook: WebhookRow, error: string, at: Date): Promise<void> {
+    const since = webhook.failing_since ?? at.toISOString();
+    const turnOff = at.getTime() - Date.parse(since) >= deactivateAfterMs;
+    await db
+      .updateTable('webhooks')
+      .set({
+        failing_since: since,
+        ...(turnOff
+          ? {
+              active: 0,
+              deactivated_reason: `Turned off after failing since ${since}: ${error}`.slice(0, 500),
+            }
+          : {}),
+      })
+      .where('id', '=', webhook.id)
+      .execute();
+    if (turnOff)
+      deps.logger.warn({ webhook_id: webhook.id, since }, 'webhook turned off after failing for days');
+  }
+
+  async function drainOnce(): Promise<void> {
+    for (;;) {
+      const due = await db
+        .selectFrom('webhook_deliveries')
+        .selectAll()
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', '<=', now().toISOString())
+        .orderBy('next_attempt_at')
+        .limit(20)
+        .execute();
+      let sent = 0;
+      for (const row of due) {
+        if (stopped) return;
+        if (!(await claim(row))) continue;
+        sent++;
+        await deliverOne(row);
+      }
+      if (due.length < 20 || sent === 0) return;
+    }
+  }
+
+  /** Drains what is due; a call during a run schedules one more run after it. */
+  function drain(): Promise<void> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        await drainOnce().catch((error: unknown) =>
+          deps.logger.warn({ err: error }, 'webhook deliveries failed'),
+        );
+      } while (again && !stopped);
+    })().finally(() => {
+      running = null;
+    });
+    return running;
+  }
+
+  return {
+    drain,
+
+    /** Queues one delivery (sent at once when the worker runs) and answers its row. */
+    async enqueue(
+      webhook: WebhookRow,
+      event: string,
+      data: Record<string, unknown>,
+    ): Promise<WebhookDeliveryRow> {
+      const id = nextId();
+      const at = now().toISOString();
+      const body = JSON.stringify({ id, event, created_at: at, workspace_id: webhook.workspace_id, data });
+      const row: WebhookDeliveryRow = {
+        id,
+        webhook_id: webhook.id,
+        event,
+        body,
+        status: 'pending',
+        attempt: 0,
+        next_attempt_at: at,
+        claimed_at: null,
+        response_status: null,
+        duration_ms: null,
+        error: null,
+        created_at: at,
+        delivered_at: null,
+      };
+      await db.insertInto('webhook_deliveries').values(row).execute();
+      if (!stopped) void drain();
+      return row;
+    },
+
+    /** The active webhooks of a workspace that want `event`. */
+    async subscribers(workspaceId: string, event: string): Promise<WebhookRow[]> {
+      const rows = await db
+        .selectFrom('webhooks')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .where('active', '=', 1)
+        .execute();
+      return rows.filter((r) => (JSON.parse(r.events) as string[]).includes(event));
+    },
+
+    start(): void {
+      stopped = false;
+      timer = setInterval(() => void drain(), deps.pollMs ?? 5_000);
+      timer.unref();
+      void drain();
+    },
+
+    async stop(): Promise<void> {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      timer = null;
+      await running;
+    },
+  };
+}
+
+export type WebhookDelivery = ReturnType<typeof createWebhookDelivery>;
