@@ -8,6 +8,8 @@ const BENCHES: Record<string, () => Promise<void>> = {
   startup: async () => (await import('./startup.js')).benchStartup(),
   passwords: async () => (await import('./passwords.js')).benchPasswords(),
   pages: async () => (await import('./pages.js')).benchPages(),
+  large: async () => (await import('./large.js')).benchLarge(),
+  load: async () => (await import('./load.js')).benchLoad(),
   render: async () => (await import('./render.js')).benchRender(),
   search: async () => (await import('./search.js')).benchSearch(),
   site: async () => (await import('./site.js')).benchSite(),

@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { BucketLimit, BucketName } from './ratelimit/buckets.js';
+import { parseRateLimits } from './ratelimit/operator-limits.js';
 
 /**
  * The only reader of process.env. Every variable of CONTRACT.md part 1 is parsed
@@ -40,6 +42,18 @@ const optionalUrl = z
       return v;
     } catch {
       ctx.addIssue({ code: 'custom', message: 'must be a URL' });
+      return z.NEVER;
+    }
+  });
+
+const rateLimits = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    try {
+      return parseRateLimits(v ?? '');
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message });
       return z.NEVER;
     }
   });
@@ -100,6 +114,7 @@ const envSchema = z.object({
   RENDER_WORKERS: int(0, 0, 64),
   FOLIO_SERVER_URL: optionalUrl,
   MCP_CORS_ORIGINS: optionalString,
+  RATE_LIMITS: rateLimits,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -165,6 +180,8 @@ export interface Config {
   readonly serverUrl: string | undefined;
   /** Browser origins allowed to call `/mcp` (CORS); none by default. */
   readonly mcpCorsOrigins: string[];
+  /** RATE_LIMITS: the operator's changes to SPEC.md part 8's limits (`off`: unlimited). */
+  readonly rateLimits: Partial<Record<BucketName, Partial<BucketLimit>>>;
   readonly logLevel: string;
 }
 
@@ -255,6 +272,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     gitMaxPageBytes: e.GIT_MAX_PAGE_BYTES,
     render: { maxBytes: e.RENDER_MAX_BYTES, timeoutMs: e.RENDER_TIMEOUT_MS, workers: e.RENDER_WORKERS },
     serverUrl: e.FOLIO_SERVER_URL,
+    rateLimits: e.RATE_LIMITS,
     mcpCorsOrigins: (e.MCP_CORS_ORIGINS ?? '')
       .split(',')
       .map((s) => s.trim())

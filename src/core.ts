@@ -9,6 +9,7 @@ import { createMetrics, type Metrics, NO_METRICS } from './metrics/metrics.js';
 import { registerStoreGauges } from './metrics/store-gauges.js';
 import { type BucketLimit, type BucketName, type BucketTable, bucketTable } from './ratelimit/buckets.js';
 import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './ratelimit/limiter.js';
+import { UNLIMITED } from './ratelimit/operator-limits.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import type { TxtResolver } from './services/publishing/index.js';
 import { createServices, type Quota, type Services, type ServicesRuntime } from './services/index.js';
@@ -30,6 +31,8 @@ export interface CoreOptions {
   txtResolver?: TxtResolver;
   /** Outbound webhook timing and DNS (tests use short waits and canned answers). */
   webhooks?: WebhookOptions;
+  /** Quiet time before web edits are committed to git (default 1 s; tests change it). */
+  gitCommitDebounceMs?: number;
 }
 
 /** Everything but the adapters: what the server and the CLI's commands share. */
@@ -77,10 +80,12 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     : new InProcessBus(onListenerError);
   countPageChanges(events, metrics);
   const limiter: RateLimiter = redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter();
-  const buckets = bucketTable(options.rateLimits);
+  // The operator's RATE_LIMITS, then a test's own.
+  const buckets = bucketTable({ ...config.rateLimits, ...options.rateLimits });
 
   const clock = options.clock ?? systemClock;
-  const quota: Quota = async (bucket, key) => (await limiter.hit(key, buckets[bucket])).allowed;
+  const quota: Quota = async (bucket, key) =>
+    buckets[bucket].limit === UNLIMITED || (await limiter.hit(key, buckets[bucket])).allowed;
   const { services, runtime } = await createServices({
     config,
     store,
@@ -91,6 +96,9 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     metrics,
     ...(options.txtResolver ? { txtResolver: options.txtResolver } : {}),
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
+    ...(options.gitCommitDebounceMs !== undefined
+      ? { gitCommitDebounceMs: options.gitCommitDebounceMs }
+      : {}),
   });
 
   let closing: Promise<void> | null = null;

@@ -39,7 +39,7 @@ import { startMetricsListener } from './http/metrics-listener.js';
 import { createWebApp } from './http/web-app.js';
 import { LOW_DISK_BYTES } from './services/operations/index.js';
 import { moveMetadataOutOfTrees } from './services/workspaces/index.js';
-import { holdServerLock } from './server-lock.js';
+import { DataDirInUseError, holdServerLock, runningServerPid } from './server-lock.js';
 import { VERSION } from './version.js';
 import { Hub } from './ws/hub.js';
 
@@ -148,6 +148,10 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
     app,
     hub,
     async listen() {
+      if (core.store.dialect === 'sqlite') {
+        const other = await runningServerPid(config.dataDir);
+        if (other !== null) throw new DataDirInUseError(config.dataDir, other);
+      }
       // Older versions kept metadata and the move journal in the trees: moved out first.
       await moveMetadataOutOfTrees({ store: core.store, dataDir: config.dataDir, logger });
       // Only where nothing is written before listening (the key files in DATA_DIR may be).

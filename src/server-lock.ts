@@ -72,3 +72,20 @@ export async function runningServerPid(dataDir: string): Promise<number | null> 
   }
   return null;
 }
+
+/**
+ * A second server on a DATA_DIR whose database is SQLite: refused, since SQLite is one
+ * machine's, and the instances' in-process locks and caches would not see each other.
+ */
+export class DataDirInUseError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
+    super(
+      `Another Folio (pid ${pid}) is serving ${dataDir} with SQLite. Run one instance per DATA_DIR, ` +
+        'or use DATABASE_URL (PostgreSQL) and REDIS_URL to run several.',
+    );
+    this.name = 'DataDirInUseError';
+  }
+}

@@ -1,5 +1,6 @@
 import { loadConfig } from '../config.js';
 import { createFolio } from '../main.js';
+import { DataDirInUseError } from '../server-lock.js';
 import { type Command, EXIT } from './command.js';
 import { withConfig } from './config-errors.js';
 
@@ -19,6 +20,10 @@ export const serveCommand: Command = {
         address = await folio.listen();
       } catch (error) {
         await folio.close();
+        if (error instanceof DataDirInUseError) {
+          process.stderr.write(`folio: ${error.message}\n`);
+          return EXIT.failure;
+        }
         if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
         process.stderr.write(`folio: port ${config.port} is in use; set PORT\n`);
         return EXIT.failure;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
-import { mkdir, open, rename, rmdir, unlink } from 'node:fs/promises';
+import { link, mkdir, open, rename, rmdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { isInside } from '../domain/paths.js';
 
@@ -20,22 +20,61 @@ export async function writeFileAtomic(
   options: { mode?: number } = {},
 ): Promise<void> {
   const dir = path.dirname(absPath);
+  const tmp = await writeTempBeside(absPath, data, options.mode);
+  try {
+    await rename(tmp, absPath);
+  } catch (err) {
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+  await fsyncDir(dir);
+}
+
+/**
+ * Creates `absPath` with `data` only if nothing is there yet, durably and atomically: the
+ * content is written and fsynced under a temporary name, then hard-linked into place,
+ * which fails when the name exists. Answers false (writing nothing) when it did exist, so
+ * of several processes racing to create one file exactly one wins and the others read it.
+ */
+export async function createFileExclusive(
+  absPath: string,
+  data: string | Buffer,
+  options: { mode?: number } = {},
+): Promise<boolean> {
+  const dir = path.dirname(absPath);
+  const tmp = await writeTempBeside(absPath, data, options.mode);
+  try {
+    await link(tmp, absPath);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  } finally {
+    await unlink(tmp).catch(() => undefined);
+  }
+  await fsyncDir(dir);
+  return true;
+}
+
+/**
+ * Writes and fsyncs `data` to a new temporary file in `absPath`'s directory (created
+ * durably if missing), on the same filesystem so it can be renamed or linked into place.
+ * Answers the temporary path; on failure nothing is left behind.
+ */
+async function writeTempBeside(absPath: string, data: string | Buffer, mode = 0o644): Promise<string> {
+  const dir = path.dirname(absPath);
   await mkdirDurable(dir);
   const tmp = path.join(dir, `${TEMP_PREFIX}${process.pid}-${randomBytes(8).toString('hex')}`);
-  let renamed = false;
   try {
-    const fh = await open(tmp, 'wx', options.mode ?? 0o644);
+    const fh = await open(tmp, 'wx', mode);
     try {
       await fh.writeFile(data);
       await fh.sync();
     } finally {
       await fh.close();
     }
-    await rename(tmp, absPath);
-    renamed = true;
-    await fsyncDir(dir);
+    return tmp;
   } catch (err) {
-    if (!renamed) await unlink(tmp).catch(() => undefined);
+    await unlink(tmp).catch(() => undefined);
     throw err;
   }
 }

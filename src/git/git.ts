@@ -4,7 +4,7 @@
  * credentials (buildAuthEnv) and their redaction happen once and cannot be
  * forgotten by a caller.
  */
-import { spawn } from 'node:child_process';
+import { spawnCollect } from './spawn-thread.js';
 import { rmSync } from 'node:fs';
 import { access, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -165,7 +165,7 @@ export function classifyGitFailure(stderr: string): GitErrorKind {
  * exit unless `allowFailure`; throws GitError (code null, kind 'timeout') when
  * the time limit kills it, and GitError (code null) when git cannot start.
  */
-export function runGit(
+export async function runGit(
   cwd: string,
   args: readonly string[],
   options: RunGitOptions = {},
@@ -176,56 +176,31 @@ export function runGit(
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
 
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  return new Promise<GitResult>((resolve, reject) => {
-    // detached: git gets its own process group, so a timeout also kills
-    // git-remote-https / ssh grandchildren that would otherwise hold the pipes.
-    const child = spawn('git', [...HARDENING_ARGS, ...args], {
-      cwd,
-      env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: true,
-      windowsHide: true,
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    let timedOut = false;
-    let settled = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-    }, timeoutMs);
-
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.stdin.on('error', () => {}); // git may exit before reading all input (EPIPE)
-    child.stdin.end(options.input);
-
-    child.on('error', (e) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      reject(new GitError(command, null, redactCredentials(e.message, secrets)));
-    });
-    child.on('close', (code) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      const stderr = redactCredentials(Buffer.concat(err).toString('utf8'), secrets);
-      if (timedOut) {
-        const limit = `stopped after ${Math.round(timeoutMs / 1000)} s without finishing`;
-        reject(new GitError(command, null, `${limit}\n${stderr}`, 'timeout'));
-        return;
-      }
-      const stdoutBytes = Buffer.concat(out);
-      const result = { stdout: stdoutBytes.toString('utf8'), stdoutBytes, stderr, code: code ?? -1 };
-      if (result.code !== 0 && !options.allowFailure) reject(new GitError(command, code, stderr));
-      else resolve(result);
-    });
+  // Started from a worker thread: see spawn-thread.ts.
+  const outcome = await spawnCollect({
+    command: 'git',
+    args: [...HARDENING_ARGS, ...args],
+    cwd,
+    env,
+    ...(options.input !== undefined ? { input: options.input } : {}),
+    timeoutMs,
   });
+  if (outcome.startError !== undefined) {
+    throw new GitError(command, null, redactCredentials(outcome.startError, secrets));
+  }
+  const stderr = redactCredentials(outcome.stderr.toString('utf8'), secrets);
+  if (outcome.timedOut) {
+    const limit = `stopped after ${Math.round(timeoutMs / 1000)} s without finishing`;
+    throw new GitError(command, null, `${limit}\n${stderr}`, 'timeout');
+  }
+  const result = {
+    stdout: outcome.stdout.toString('utf8'),
+    stdoutBytes: outcome.stdout,
+    stderr,
+    code: outcome.code ?? -1,
+  };
+  if (result.code !== 0 && !options.allowFailure) throw new GitError(command, outcome.code, stderr);
+  return result;
 }
 
 /** The installed git version ("2.39.5"), or null when git cannot be run. For readiness checks. */

@@ -3,6 +3,7 @@ import { AppError } from '../errors.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { type BucketName, type BucketTable, orgRateKey } from '../ratelimit/buckets.js';
 import type { RateDecision, RateLimiter } from '../ratelimit/limiter.js';
+import { UNLIMITED } from '../ratelimit/operator-limits.js';
 import './fastify-types.js';
 
 /** The bucket key: per organization when authenticated, per IP otherwise (SPEC.md part 8). */
@@ -36,6 +37,8 @@ export function installRateLimits(
     const buckets: readonly BucketName[] = typeof declared === 'string' ? [declared] : declared;
     let tightest: RateDecision | null = null;
     for (const bucket of buckets) {
+      // Turned off by the operator (RATE_LIMITS): not counted, no headers.
+      if (table[bucket].limit === UNLIMITED) continue;
       const decision = await limiter.hit(rateKey(request, bucket), table[bucket]);
       if (!decision.allowed) {
         metrics?.rateLimited.inc({ bucket });

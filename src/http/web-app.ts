@@ -1,3 +1,4 @@
+import { acceptsGzip } from './accepts-gzip.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -80,7 +81,7 @@ const safeDecode = (urlPath: string) => {
 const acceptsHtml = (request: FastifyRequest) => /text\/html/.test(String(request.headers.accept ?? ''));
 
 function sendFile(request: FastifyRequest, reply: FastifyReply, file: StaticFile) {
-  const gzip = file.gzip && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
+  const gzip = file.gzip && acceptsGzip(request);
   const abs = gzip && file.gzip ? file.gzip : file.abs;
   reply.header('Content-Type', file.type);
   reply.header('Content-Length', statSync(abs).size);

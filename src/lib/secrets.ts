@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
-import { writeFileAtomic } from '../content/atomic-write.js';
+import { createFileExclusive } from '../content/atomic-write.js';
 
 /** A URL-safe random token of `bytes` bytes of entropy. */
 export const randomToken = (bytes = 32): string => crypto.randomBytes(bytes).toString('base64url');
@@ -18,20 +17,21 @@ export function safeEqual(a: string, b: string): boolean {
 
 /**
  * Reads a secret file from the data directory, creating it (mode 0600) with
- * `generate()` on first use. Used for the JWT key and the API-key pepper.
+ * `generate()` on first use. Used for the JWT key, the API-key pepper and the keys that
+ * seal stored secrets. Several instances started at once on one DATA_DIR agree: the file
+ * is created only if absent (atomically), and whoever loses the race reads the winner's.
  */
 export async function loadOrCreateSecretFile(
   file: string,
   generate: () => string | Promise<string>,
 ): Promise<string> {
+  const read = () => fs.promises.readFile(file, 'utf8');
   try {
-    return await fs.promises.readFile(file, 'utf8');
+    return await read();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  await fs.promises.mkdir(path.dirname(file), { recursive: true });
   const value = await generate();
   // Created 0600 from the first byte: the secret is never readable by others, even briefly.
-  await writeFileAtomic(file, value, { mode: 0o600 });
-  return value;
+  return (await createFileExclusive(file, value, { mode: 0o600 })) ? value : read();
 }

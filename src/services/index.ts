@@ -72,6 +72,7 @@ export interface ServiceDeps {
   /** Prometheus instruments; none when absent. */
   metrics?: Metrics;
   webhooks?: WebhookOptions;
+  gitCommitDebounceMs?: number;
 }
 
 /** Outbound webhook timing, and the resolver their SSRF check uses. */
@@ -146,12 +147,14 @@ export async function createServices(deps: ServiceDeps) {
     reconciler,
     moveRecovery,
     dataDir,
+    frontmatterMode,
   });
   // Git sync: auto-commit of web edits, push, pull, webhooks, conflicts.
   const gitSync = createGitSync({
     ...{ config, store, events: deps.events, clock, logger, access, reconciler, pages, workspaces },
     lock: workspaceLock,
     metrics,
+    ...(deps.gitCommitDebounceMs !== undefined ? { commitDebounceMs: deps.gitCommitDebounceMs } : {}),
   });
   // Every new organization gets a "Docs" workspace with a welcome page.
   const createStarterWorkspace = workspaces.createStarterWorkspace;
@@ -291,6 +294,7 @@ export async function createServices(deps: ServiceDeps) {
       dataDir: config.dataDir,
       gitVersion: gitAvailable,
       commitFailures: gitSync.commitFailures,
+      reconciling: reconciler.startupProgress,
     }),
   };
 
@@ -298,6 +302,8 @@ export async function createServices(deps: ServiceDeps) {
     /** The search index the page services write through (tests make it fail on purpose). */
     searchIndex,
     mailWorker,
+    /** The per-workspace write lock (tests hold it to show readers never wait on it). */
+    workspaceLock,
 
     /** Resolves once start-up work done in the background (the JWT key) is complete. */
     ready: () => jwt.ready(),
@@ -307,6 +313,9 @@ export async function createServices(deps: ServiceDeps) {
      * reconciliation reads the files such a move left half-done.
      */
     finishPendingMoves: () => moveRecovery.finishPending(),
+
+    /** Resolves when start-up reconciliation has finished; until then `/api/ready` is 503. */
+    reconciled: () => reconciler.startupDone(),
 
     /** `folio rebuild`: recreates the page and search indexes from the files. */
     rebuild: rebuilder.rebuild,

@@ -17,6 +17,7 @@ export interface Database {
   reset_tokens: ResetTokensTable;
   outbox: OutboxTable;
   pages: PagesTable;
+  page_revisions: PageRevisionsTable;
   page_aliases: PageAliasesTable;
   activity: ActivityTable;
   instance_settings: InstanceSettingsTable;
@@ -151,6 +152,12 @@ export interface OutboxTable {
   sent_at: string | null;
   last_error: string | null;
   created_at: string;
+}
+
+/** Raised with every change to a workspace's rows in `pages` (migration 0011). */
+export interface PageRevisionsTable {
+  workspace_id: string;
+  revision: number;
 }
 
 /** The index of one page file; the file itself is the truth. */

@@ -5,6 +5,7 @@ import { registerUser, type TestUser } from '../helpers/users.js';
 import {
   addMember,
   type ContentServer,
+  eventually,
   fileIn,
   pageUrl,
   startOn,
@@ -62,9 +63,12 @@ describeEachDatabase('invalid frontmatter ($name)', (target) => {
         });
         expect(res.body.frontmatter_error).toMatch(/^Invalid frontmatter/);
         expect(res.body.content_hash).not.toBe(original.content_hash);
-        expect((await search(editor.token)).results.map((r: { path: string }) => r.path)).toEqual([
-          'broken.md',
-        ]);
+        // The read served the file; the index catches up in the background.
+        const found = await eventually(async () => {
+          const paths = (await search(editor.token)).results.map((r: { path: string }) => r.path);
+          return paths.length > 0 && paths;
+        });
+        expect(found).toEqual(['broken.md']);
         expect(await treePaths(editor.token)).toContain('broken.md');
       });
 
@@ -98,7 +102,8 @@ describeEachDatabase('invalid frontmatter ($name)', (target) => {
           title: 'Last good title',
         });
         expect(asOwner.body.frontmatter_error).toMatch(/^Invalid frontmatter/);
-        expect(await treePaths(editor.token)).not.toContain('broken.md');
+        // The read served the file; the index catches up in the background.
+        await eventually(async () => !(await treePaths(editor.token)).includes('broken.md'));
         expect(await treePaths(owner.token)).toContain('broken.md');
         // Editors cannot write to it either.
         const put = await ctx.server.request('PUT', pageUrl(ws.slug, 'broken.md'), {
@@ -121,7 +126,7 @@ describeEachDatabase('invalid frontmatter ($name)', (target) => {
         const res = await get(editor.token);
         expect(res.status).toBe(200);
         expect(res.body).toMatchObject({ title: 'Fixed', restricted: false, frontmatter_error: null });
-        expect((await search(editor.token)).total).toBe(1);
+        expect(await eventually(async () => (await search(editor.token)).total)).toBe(1);
       });
     }
   });

@@ -184,9 +184,17 @@ describeEachDatabase('files are the truth ($name)', (target: DatabaseTarget) => 
     expect(missing.status).toBe(500);
     expect(missing.body.error).toBe('INTERNAL_ERROR');
     expect((await as.tree(ws.slug)).map((n) => n.path)).toContain('safe.md');
-    // Something (git sync's start-up) may have recreated an empty repository there meanwhile.
-    fs.rmSync(dir, { recursive: true, force: true });
-    fs.renameSync(`${dir}.away`, dir);
+    // Git sync's start-up may be recreating an empty repository there meanwhile (git runs
+    // beside this thread), so the swap is retried until it goes through.
+    await eventually(async () => {
+      try {
+        fs.rmSync(dir, { recursive: true, force: true });
+        fs.renameSync(`${dir}.away`, dir);
+        return true;
+      } catch {
+        return false;
+      }
+    });
     expect((await as.page(ws.slug, 'safe.md')).body.content).toBe('still here');
   });
 

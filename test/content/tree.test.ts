@@ -1,9 +1,18 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { registerUser, type TestUser } from '../helpers/users.js';
-import { type ContentServer, fileIn, pageUrl, startOn, starterWorkspace } from './content-helpers.js';
+import {
+  type ContentServer,
+  eventually,
+  fileIn,
+  pageUrl,
+  startOn,
+  starterWorkspace,
+} from './content-helpers.js';
 
 interface Node {
   type: string;
@@ -145,6 +154,12 @@ describeEachDatabase('tree and reorder ($name)', (target) => {
       .set({ sort_order: 0 })
       .where('workspace_id', '=', ws.id)
       .execute();
+    // Behind the repository's back, so its revision is raised by hand for the cached tree.
+    await ctx.server.folio.store.db
+      .updateTable('page_revisions')
+      .set((eb) => ({ revision: eb('revision', '+', 1) }))
+      .where('workspace_id', '=', ws.id)
+      .execute();
     expect(shape(await tree())).not.toEqual(shape(before));
     await ctx.stop();
 
@@ -156,6 +171,58 @@ describeEachDatabase('tree and reorder ($name)', (target) => {
 
     await ctx.restart();
     expect(await tree()).toEqual(before);
+  });
+
+  it('answers 304 while the tree is unchanged, sends it gzipped, and shows any change at once', async () => {
+    const url = `/api/v1/content/${ws.slug}/tree`;
+    const first = await ctx.server.request('GET', url, { token: owner.token });
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(first.headers.get('cache-control')).toBe('private, no-cache');
+    const again = await ctx.server.request('GET', url, {
+      token: owner.token,
+      headers: { 'If-None-Match': etag },
+    });
+    expect(again.status).toBe(304);
+
+    const raw = (encoding: string | null) =>
+      new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        const headers: Record<string, string> = { Authorization: `Bearer ${owner.token}` };
+        if (encoding) headers['Accept-Encoding'] = encoding;
+        http
+          .get(ctx.server.url + url, { headers }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+          })
+          .on('error', reject);
+      });
+    const zipped = await raw('br, gzip');
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(zlib.gunzipSync(zipped.body).toString('utf8'))).toEqual(first.body);
+    const plain = await raw(null);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(plain.body.toString('utf8'))).toEqual(first.body);
+    expect((await raw('gzip;q=0')).headers['content-encoding']).toBeUndefined();
+
+    // A page written through the API is in the next answer.
+    await ctx.server.request('POST', pageUrl(ws.slug, 'fresh'), {
+      token: owner.token,
+      body: { title: 'Fresh' },
+    });
+    const changed = await ctx.server.request('GET', url, {
+      token: owner.token,
+      headers: { 'If-None-Match': etag },
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get('etag')).not.toBe(etag);
+    expect(shape(changed.body.tree)).toContain('fresh.md');
+
+    // So is a title changed on disk, once the index has caught up with the file.
+    const file = fileIn(ctx.server, ws.id, 'fresh.md');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('title: Fresh', 'title: Renamed on disk'));
+    await ctx.server.request('GET', pageUrl(ws.slug, 'fresh.md'), { token: owner.token });
+    await eventually(async () => (await tree()).some((n) => n.title === 'Renamed on disk'));
   });
 
   it('reports a usage error and an unknown workspace', async () => {

@@ -12,6 +12,7 @@ import { createAccount } from '../../src/services/identity/accounts.js';
 import { indexForSearch, rowFor } from '../../src/services/pages/page-object.js';
 import { saveWorkspaceMeta, uniqueWorkspaceSlug } from '../../src/services/workspaces/records.js';
 import type { Store } from '../../src/store/database.js';
+import * as pagesTable from '../../src/store/repositories/pages.js';
 import type { OrgsTable, PageRow, UserRow, WorkspaceRow } from '../../src/store/schema.js';
 
 export interface FixtureDeps {
@@ -152,7 +153,7 @@ export function createFixtures(deps: FixtureDeps) {
       updatedBy: null,
     });
     await db.transaction().execute(async (trx) => {
-      await trx.insertInto('pages').values(row).execute();
+      await pagesTable.insertRow(trx, row);
       await indexForSearch(trx, searchIndex, row, body);
     });
     return row;

@@ -52,6 +52,12 @@ export interface StartOptions extends FolioOptions {
   dataDir?: string;
   /** Adds routes before the server starts (for exercising shared mechanisms). */
   beforeListen?: (folio: Folio) => void | Promise<void>;
+  /**
+   * Answer as soon as the server listens, before start-up reconciliation has finished
+   * (`/api/ready` still 503). By default the server is handed over ready, as a load
+   * balancer would.
+   */
+  beforeReady?: boolean;
 }
 
 /** A real Folio on a free loopback port with a temporary DATA_DIR. */
@@ -61,6 +67,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const folio = await createFolio(config, options);
   await options.beforeListen?.(folio);
   const address = await folio.listen();
+  if (!options.beforeReady) await folio.runtime.reconciled();
   const url = address.replace('0.0.0.0', '127.0.0.1');
   return {
     folio,

@@ -104,7 +104,8 @@ describe.skipIf(!chromiumAvailable)('site reading aids at 390 px', () => {
     const block = page.locator('.code-block').first();
     await expect(block.locator('.code-label').textContent()).resolves.toBe('bash');
     await block.getByRole('button', { name: 'Copy' }).click();
-    await expect(block.getByRole('button', { name: 'Copied' }).count()).resolves.toBe(1);
+    // The label changes once the clipboard has taken the text, which is asynchronous.
+    await block.getByRole('button', { name: 'Copied' }).waitFor({ timeout: 10_000 });
     await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(
       'npm install folio\nfolio serve --port 8080\n',
     );

@@ -17,6 +17,7 @@ export interface Readiness {
     commits: CheckResult;
     outbox: CheckResult;
     disk: CheckResult;
+    reconciling: CheckResult;
   };
 }
 
@@ -26,6 +27,8 @@ export interface HealthDeps {
   gitVersion: () => Promise<string | null>;
   /** Workspaces whose last commit failed (their edits are on disk but not in git). */
   commitFailures?: () => Array<{ workspace_id: string; error: string; since: string }>;
+  /** Start-up reconciliation's progress; null once it is done. */
+  reconciling?: () => { done: number; total: number | null } | null;
 }
 
 /**
@@ -84,9 +87,15 @@ export function createHealthService(deps: HealthDeps) {
       const failing = deps.commitFailures?.() ?? [];
       const commits: CheckResult =
         failing.length === 0 ? { status: 'ok' } : { status: 'warn', failing_workspaces: failing };
+      // Until every workspace has been matched with its files, a read may miss pages that
+      // are on disk: a load balancer should wait.
+      const progress = deps.reconciling?.() ?? null;
+      const reconciling: CheckResult = progress
+        ? { status: 'fail', done: progress.done, total: progress.total }
+        : { status: 'ok' };
       return {
-        ready: db.status === 'ok' && gitCheck.status === 'ok',
-        checks: { database: db, git: gitCheck, commits, outbox: box, disk },
+        ready: db.status === 'ok' && gitCheck.status === 'ok' && progress === null,
+        checks: { database: db, git: gitCheck, commits, outbox: box, disk, reconciling },
       };
     },
   };

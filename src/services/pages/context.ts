@@ -1,4 +1,4 @@
-import { workspaceDir } from '../../content/workspace-meta.js';
+import { isWorkspaceTree, workspaceDir } from '../../content/workspace-meta.js';
 import { type PageFile, WorkspaceFiles } from '../../content/workspace-files.js';
 import type { Actor } from '../../domain/actor.js';
 import { normalizePagePath } from '../../domain/paths.js';
@@ -6,7 +6,9 @@ import { atLeast, type Requirement, type Role } from '../../domain/policy.js';
 import { AppError, conflict, invalid, notFound } from '../../errors.js';
 import * as pagesTable from '../../store/repositories/pages.js';
 import type { PageRow, WorkspaceRow } from '../../store/schema.js';
-import { inSync } from './page-object.js';
+import { readPageMeta } from '../../domain/frontmatter.js';
+import { frontmatterModeOf, inSync, rowFor } from './page-object.js';
+import { ULID_RE } from './reconcile-files.js';
 import type { PagesDeps } from './pages-deps.js';
 
 export type { PagesDeps } from './pages-deps.js';
@@ -41,6 +43,33 @@ export function createPageContext(deps: PagesDeps) {
     return { file, row, synced };
   }
 
+  /** The page as its file says it is now, or null when the file carries no id to serve it under. */
+  async function fromFile(loc: Located, { file, row }: Current): Promise<Current | null> {
+    if (!file) {
+      // A missing tree (an unmounted volume) is a fault to report, not every page deleted.
+      if (!(await isWorkspaceTree(loc.files.root, loc.workspace.id))) {
+        throw new Error(`${loc.files.root} is not this workspace's tree`);
+      }
+      return { file, row: undefined };
+    }
+    const ownId = file.error === undefined ? readPageMeta(file.frontmatter).id : undefined;
+    // An id reconciliation would not keep (not a ULID) is not served either.
+    const id = ownId !== undefined && ULID_RE.test(ownId) ? ownId : row?.id;
+    if (id === undefined) return null;
+    const previous = row?.id === id ? row : undefined;
+    const derived = rowFor({
+      id,
+      workspaceId: loc.workspace.id,
+      path: loc.path,
+      file,
+      previous,
+      mode: frontmatterModeOf(loc.workspace, deps.frontmatterMode),
+      now: deps.clock.now().toISOString(),
+      updatedBy: previous?.updated_by ?? null,
+    });
+    return { file, row: derived };
+  }
+
   return {
     db,
     deps,
@@ -65,10 +94,21 @@ export function createPageContext(deps: PagesDeps) {
       return snapshot(loc.files, loc.workspace.id, loc.path);
     },
 
-    /** As `currentLocked`, for readers: takes the lock only when the index must catch up. */
+    /**
+     * As `currentLocked`, for readers, who never wait on a writer: when the index is
+     * behind the file (a write between its rename and its index transaction, an edit on
+     * disk, a pull), the file is served as it is, described by a row derived from it,
+     * and the index catches up in the background. Only a file new on disk without an id
+     * waits for reconciliation, which writes the id it will keep.
+     */
     async current(loc: Located): Promise<Current> {
       const first = await snapshot(loc.files, loc.workspace.id, loc.path);
       if (first.synced) return first;
+      const served = await fromFile(loc, first);
+      if (served) {
+        deps.reconciler.reconcileSoon(loc.workspace);
+        return served;
+      }
       return deps.lock.run(loc.workspace.id, async () => {
         const again = await snapshot(loc.files, loc.workspace.id, loc.path);
         if (again.synced) return again;

@@ -6,6 +6,7 @@ import type { SearchIndex } from '../../search/search-index.js';
 import type { Store } from '../../store/database.js';
 import type { WorkspaceRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
+import type { FrontmatterMode } from './page-object.js';
 
 /**
  * What page operations ask of reconciliation and move recovery, by shape: the reconciler
@@ -14,6 +15,8 @@ import type { AccessService } from '../access.js';
  */
 export interface PageReconciler {
   reconcileLocked(workspace: WorkspaceRow, options?: { recordActivity?: boolean }): Promise<unknown>;
+  /** Queues a reconciliation of the workspace under its lock, without waiting for it. */
+  reconcileSoon(workspace: WorkspaceRow): void;
 }
 
 export interface PendingMoves {
@@ -34,4 +37,6 @@ export interface PagesDeps {
   /** Finishes a move that failed midway from its journal record, right after the failure. */
   moveRecovery: PendingMoves;
   dataDir: string;
+  /** The instance's default, for workspaces that set none. */
+  frontmatterMode: FrontmatterMode;
 }

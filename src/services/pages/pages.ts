@@ -24,7 +24,8 @@ import {
   titleFromPath,
 } from './page-object.js';
 import { movePage } from './moves.js';
-import { pageTree, reorderPages } from './tree.js';
+import { reorderPages } from './tree.js';
+import { createTreeCache } from './tree-cache.js';
 import { upsertPage } from './upsert.js';
 import {
   type CreatePageInput,
@@ -43,6 +44,7 @@ export type { PagesDeps } from './context.js';
  */
 export function createPages(deps: PagesDeps) {
   const ctx = createPageContext(deps);
+  const trees = createTreeCache(ctx);
   const { db } = ctx;
   const { events, clock, searchIndex, lock } = deps;
 
@@ -257,7 +259,10 @@ export function createPages(deps: PagesDeps) {
       movePage(ctx, actor, workspace, from, to),
 
     /** The workspace's folders and pages as a tree; see tree.ts. */
-    tree: (actor: Actor, workspace: string) => pageTree(ctx, actor, workspace),
+    tree: async (actor: Actor, workspace: string) => ({ tree: (await trees.get(actor, workspace)).tree }),
+
+    /** The tree serialised once per change, with its ETag and a gzipped copy; see tree-cache.ts. */
+    treeDocument: (actor: Actor, workspace: string) => trees.get(actor, workspace),
 
     /** Writes `order` into pages of one folder; see tree.ts. */
     reorder: (actor: Actor, workspace: string, input: Parameters<typeof reorderPages>[3]) =>

@@ -22,6 +22,9 @@ import {
 } from './page-object.js';
 import { type Found, scanPages, type SkippedFile, writePageIds } from './reconcile-files.js';
 
+/** How often start-up reconciliation reports its progress in the log. */
+const PROGRESS_EVERY_MS = 2_000;
+
 export { ULID_RE } from './reconcile-files.js';
 
 export interface ReconcileOptions {
@@ -238,11 +241,35 @@ export function createReconciler(deps: ReconcilerDeps) {
     return summary;
   }
 
+  /** Workspaces with a queued `reconcileSoon`; a second request while one waits adds nothing. */
+  const queued = new Set<string>();
+
   let background: Promise<void> | null = null;
+  // Pending from the start: a server is not ready until its first reconciliation has run.
+  let progress: { done: number; total: number | null } | null = { done: 0, total: null };
   let stopping = false;
 
   return {
     reconcileLocked,
+
+    /**
+     * Reconciles the workspace once the lock is free, in the background: what a reader
+     * that found the index behind the files asks for, so it never waits on a writer.
+     * Requests made while one is queued are served by that one.
+     */
+    reconcileSoon(workspace: WorkspaceRow): void {
+      if (queued.has(workspace.id)) return;
+      queued.add(workspace.id);
+      void deps.lock
+        .run(workspace.id, () => {
+          queued.delete(workspace.id);
+          return reconcileLocked(workspace, { recordActivity: true });
+        })
+        .catch((error: unknown) => {
+          queued.delete(workspace.id);
+          deps.logger.error({ err: error, workspace_id: workspace.id }, 'reconciling a workspace failed');
+        });
+    },
 
     /** Reconciles one workspace under its lock. */
     reconcile(workspace: WorkspaceRow, options: ReconcileOptions = {}): Promise<ReconcileSummary> {
@@ -257,8 +284,14 @@ export function createReconciler(deps: ReconcilerDeps) {
     startBackground(): void {
       if (background) return;
       stopping = false;
+      const running = { done: 0, total: null as number | null };
+      progress = running;
       background = (async () => {
-        for (const ws of await workspacesTable.listLive(db)) {
+        const live = await workspacesTable.listLive(db);
+        running.total = live.length;
+        deps.logger.info({ workspaces: live.length }, 'start-up reconciliation: checking every workspace');
+        let lastReport = Date.now();
+        for (const ws of live) {
           if (stopping) return;
           try {
             const s = await deps.lock.run(ws.id, () => reconcileLocked(ws, { recordActivity: true }));
@@ -266,9 +299,30 @@ export function createReconciler(deps: ReconcilerDeps) {
           } catch (error) {
             deps.logger.error({ err: error, workspace_id: ws.id }, 'reconciling a workspace failed');
           }
+          running.done += 1;
+          if (Date.now() - lastReport >= PROGRESS_EVERY_MS) {
+            lastReport = Date.now();
+            deps.logger.info({ done: running.done, total: live.length }, 'start-up reconciliation progress');
+          }
         }
-      })().catch((error: unknown) => deps.logger.error({ err: error }, 'startup reconciliation failed'));
+        deps.logger.info({ workspaces: live.length }, 'start-up reconciliation done');
+      })()
+        .catch((error: unknown) => deps.logger.error({ err: error }, 'startup reconciliation failed'))
+        .finally(() => {
+          progress = null;
+        });
     },
+
+    /**
+     * Where start-up reconciliation stands: null once it has finished; `total` is null
+     * until it has started and listed the workspaces.
+     */
+    startupProgress(): { done: number; total: number | null } | null {
+      return progress && { ...progress };
+    },
+
+    /** Resolves when start-up reconciliation has finished (at once when it never started). */
+    startupDone: (): Promise<void> => background ?? Promise.resolve(),
 
     /** Resolves once the background run (if any) has stopped between two workspaces. */
     async stop(): Promise<void> {

@@ -29,6 +29,13 @@ type Op =
   | { kind: 'create' | 'update' | 'delete' | 'upload'; path: string }
   | { kind: 'move'; path: string; from: string };
 
+const KIND_OF = {
+  'page-created': 'create',
+  'page-updated': 'update',
+  'page-deleted': 'delete',
+  'upload-created': 'upload',
+} as const;
+
 /** Changes of one author in one workspace waiting to be committed together. */
 interface Batch {
   workspaceId: string;
@@ -118,22 +125,26 @@ export function createGitCommits(deps: GitCommitsDeps) {
     batch.timer.unref();
   }
 
+  // Only this instance's own changes: with several instances (Redis relaying events), the
+  // one that wrote a file commits it, so a batch of edits is committed once, not once per
+  // instance in batches cut at different moments. A change left uncommitted by an instance
+  // that died is taken by the next start's commitLeftovers, or by the next sync.
   offs.push(
-    deps.events.on('page-created', ({ payload: p }) =>
-      note(p.workspace_id, p.actor, { kind: 'create', path: p.path }),
-    ),
-    deps.events.on('page-updated', ({ payload: p }) =>
-      note(p.workspace_id, p.actor, { kind: 'update', path: p.path }),
-    ),
-    deps.events.on('page-deleted', ({ payload: p }) =>
-      note(p.workspace_id, p.actor, { kind: 'delete', path: p.path }),
-    ),
-    deps.events.on('page-moved', ({ payload: p }) =>
-      note(p.workspace_id, p.actor, { kind: 'move', path: p.new_path, from: p.old_path }),
-    ),
-    deps.events.on('upload-created', ({ payload: p }) =>
-      note(p.workspace_id, p.actor, { kind: 'upload', path: p.path }),
-    ),
+    deps.events.onLocal((event) => {
+      switch (event.type) {
+        case 'page-created':
+        case 'page-updated':
+        case 'page-deleted':
+        case 'upload-created': {
+          const { workspace_id, actor, path } = event.payload;
+          return note(workspace_id, actor, { kind: KIND_OF[event.type], path });
+        }
+        case 'page-moved': {
+          const { workspace_id, actor, old_path, new_path } = event.payload;
+          return note(workspace_id, actor, { kind: 'move', path: new_path, from: old_path });
+        }
+      }
+    }),
   );
 
   async function describe(workspaceId: string, op: Op): Promise<string> {

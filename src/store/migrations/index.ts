@@ -9,6 +9,7 @@ import * as sessionSigningKey from './0007-session-signing-key.js';
 import * as identityProviders from './0008-identity-providers.js';
 import * as passkeys from './0009-passkeys.js';
 import * as webhooks from './0010-webhooks.js';
+import * as pageRevisions from './0011-page-revisions.js';
 
 /**
  * Every migration, in order. Forward-only: a released migration is never
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008-identity-providers': identityProviders,
   '0009-passkeys': passkeys,
   '0010-webhooks': webhooks,
+  '0011-page-revisions': pageRevisions,
 };
 
 export const migrationProvider: MigrationProvider = {

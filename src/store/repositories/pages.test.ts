@@ -103,9 +103,23 @@ describeEachDatabase('pages repository on $name', (target) => {
     );
   });
 
-  it('fingerprints a workspace by its page count and latest update', async () => {
-    expect(await pages.changeFingerprint(db(), 'ws-1')).toBe(`4/${AT}`);
-    expect(await pages.changeFingerprint(db(), 'ws-empty')).toBe('0/');
+  it("raises a workspace's revision with every change to its pages, and no other's", async () => {
+    const revision = async () => [
+      await pages.changeFingerprint(db(), 'ws-1'),
+      await pages.changeFingerprint(db(), 'ws-2'),
+    ];
+    const [before, other] = await revision();
+    expect(await pages.changeFingerprint(db(), 'ws-empty')).toBe('0');
+    const guide = (await pages.findById(db(), 'ws-1', 'p-guide'))!;
+    await pages.replaceRow(db(), guide);
+    const [afterReplace] = await revision();
+    expect(afterReplace).not.toBe(before);
+    await pages.updateSortOrder(db(), { ...guide, sort_order: guide.sort_order });
+    const [afterOrder] = await revision();
+    expect(afterOrder).not.toBe(afterReplace);
+    await pages.deleteAtPath(db(), 'ws-1', 'no-such-page.md');
+    expect((await revision())[0]).toBe(afterOrder);
+    expect((await revision())[1]).toBe(other);
   });
 
   it('replaces, moves and reorders rows', async () => {

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { inBatches } from '../batches.js';
 import type { PageRow } from '../schema.js';
 import type { Queryable } from './queryable.js';
@@ -53,6 +52,18 @@ export function findMovedFrom(
 /** Every page row of the workspace, in no particular order. */
 export function listByWorkspace(db: Queryable, workspaceId: string): Promise<PageRow[]> {
   return db.selectFrom('pages').selectAll().where('workspace_id', '=', workspaceId).execute();
+}
+
+/** The fields the page tree is built from, for every page of the workspace. */
+export function listTreeRows(
+  db: Queryable,
+  workspaceId: string,
+): Promise<Array<Pick<PageRow, 'id' | 'path' | 'title' | 'sort_order' | 'restricted'>>> {
+  return db
+    .selectFrom('pages')
+    .select(['id', 'path', 'title', 'sort_order', 'restricted'])
+    .where('workspace_id', '=', workspaceId)
+    .execute();
 }
 
 /** The workspace's rows by path. */
@@ -139,27 +150,58 @@ export async function idsUsedElsewhere(
 }
 
 /**
- * A short text that changes whenever the workspace's pages do (their number or latest
- * update), so a cache built from them knows when to rebuild.
+ * A short text that changes whenever the workspace's pages do, so a cache built from them
+ * knows when to rebuild: the workspace's revision, which every write below raises in the
+ * caller's transaction.
  */
 export async function changeFingerprint(db: Queryable, workspaceId: string): Promise<string> {
   const row = await db
-    .selectFrom('pages')
-    .select(sql<string>`count(*) || '/' || coalesce(max(updated_at), '')`.as('f'))
+    .selectFrom('page_revisions')
+    .select('revision')
     .where('workspace_id', '=', workspaceId)
     .executeTakeFirst();
-  return row?.f ?? '';
+  return String(row?.revision ?? 0);
+}
+
+/** Raises the revision of each workspace named. */
+async function noteChanged(db: Queryable, workspaceIds: Iterable<string>): Promise<void> {
+  for (const workspace_id of new Set(workspaceIds)) {
+    await db
+      .insertInto('page_revisions')
+      .values({ workspace_id, revision: 1 })
+      .onConflict((oc) =>
+        oc.column('workspace_id').doUpdateSet((eb) => ({ revision: eb('page_revisions.revision', '+', 1) })),
+      )
+      .execute();
+  }
+}
+
+/** Raises the revision of the workspaces holding these pages (before they are deleted). */
+async function noteChangedPages(db: Queryable, ids: readonly string[]): Promise<void> {
+  const workspaces = new Set<string>();
+  for (const part of inBatches(ids)) {
+    const rows = await db
+      .selectFrom('pages')
+      .select('workspace_id')
+      .distinct()
+      .where('id', 'in', part)
+      .execute();
+    for (const r of rows) workspaces.add(r.workspace_id);
+  }
+  await noteChanged(db, workspaces);
 }
 
 /** Adds a row; its path must be free (see `deleteAtPath`). */
 export async function insertRow(db: Queryable, row: PageRow): Promise<void> {
   await db.insertInto('pages').values(row).execute();
+  await noteChanged(db, [row.workspace_id]);
 }
 
 /** Replaces every column of the row with the same id. */
 export async function replaceRow(db: Queryable, row: PageRow): Promise<void> {
   const { id, ...rest } = row;
   await db.updateTable('pages').set(rest).where('id', '=', id).execute();
+  await noteChanged(db, [row.workspace_id]);
 }
 
 /**
@@ -191,6 +233,10 @@ export async function upsertRows(db: Queryable, rows: readonly PageRow[]): Promi
       )
       .execute();
   }
+  await noteChanged(
+    db,
+    rows.map((r) => r.workspace_id),
+  );
 }
 
 /** A page's new path and body hash after a move (or a link rewrite a move caused). */
@@ -208,6 +254,7 @@ export async function updateLocation(
     })
     .where('id', '=', row.id)
     .execute();
+  await noteChangedPages(db, [row.id]);
 }
 
 /** A page's new `order` (and the frontmatter hash it changed) after a reorder. */
@@ -225,6 +272,7 @@ export async function updateSortOrder(
     })
     .where('id', '=', row.id)
     .execute();
+  await noteChangedPages(db, [row.id]);
 }
 
 /** Removes the row at `path` (a stale one whose file is gone), except the page `exceptId`. */
@@ -236,10 +284,12 @@ export async function deleteAtPath(
 ): Promise<void> {
   let query = db.deleteFrom('pages').where('workspace_id', '=', workspaceId).where('path', '=', path);
   if (options.exceptId !== undefined) query = query.where('id', '!=', options.exceptId);
-  await query.execute();
+  const { numDeletedRows } = await query.executeTakeFirst();
+  if (numDeletedRows > 0n) await noteChanged(db, [workspaceId]);
 }
 
 /** Removes the rows with these ids, a batch per statement. */
 export async function deleteByIds(db: Queryable, ids: readonly string[]): Promise<void> {
+  await noteChangedPages(db, ids);
   for (const part of inBatches(ids)) await db.deleteFrom('pages').where('id', 'in', part).execute();
 }

@@ -107,10 +107,31 @@ export type SiteLocation = { page: string } | { folder: string };
 const isHere = (loc: SiteLocation, folder: SiteFolder): boolean =>
   'folder' in loc ? loc.folder === folder.path : loc.page === folder.index?.path;
 
-/** The sidebar: the root's index first, then folders as groups (their own page first). */
+/** Up to this many pages, the sidebar lists every page of the site. */
+export const FULL_NAV_PAGES = 200;
+/** In a larger site, how many entries of one folder the sidebar shows around the current one. */
+export const NAV_WINDOW = 40;
+
+/** Whether the folder holds what is being shown, at any depth. */
+const leadsTo = (loc: SiteLocation, folder: SiteFolder): boolean => {
+  const here = 'folder' in loc ? loc.folder : loc.page;
+  return here === folder.path || here.startsWith(`${folder.path}/`);
+};
+
+/**
+ * The sidebar: the root's index first, then folders as groups (their own page first).
+ * A small site lists every page. A large one lists only the way to what is shown: the
+ * folders around it open, every other folder a single link, and each open folder's
+ * entries cut to a window around the current one, so a page's HTML stays the same size
+ * however many pages the site has. Every page stays reachable through its folder's
+ * link, the previous/next links and search.
+ */
 export function navNodes(map: SiteMap, linker: Linker, loc: SiteLocation): NavNode[] {
-  const entries = (folder: SiteFolder): NavNode[] =>
-    folder.entries.map((entry) => {
+  const full = map.order.length <= FULL_NAV_PAGES;
+  const folderHref = (sub: SiteFolder) =>
+    sub.index ? linker.page(sub.index.path) : full ? null : linker.folder(sub.path);
+  const entries = (folder: SiteFolder): NavNode[] => {
+    const nodes = folder.entries.map((entry): NavNode => {
       if (entry.kind === 'page') {
         const { page } = entry;
         return {
@@ -120,19 +141,47 @@ export function navNodes(map: SiteMap, linker: Linker, loc: SiteLocation): NavNo
         };
       }
       const sub = entry.folder;
+      const open = full || leadsTo(loc, sub);
       return {
         title: sub.title,
-        // A folder without an index page is just a group here; its generated list is
-        // reachable from the breadcrumbs, and would only repeat the group's entries.
-        href: sub.index ? linker.page(sub.index.path) : null,
+        // In a full sidebar a folder without an index page is just a group here; its
+        // generated list is reachable from the breadcrumbs, and would only repeat the
+        // group's entries. Closed, the link is the way in.
+        href: folderHref(sub),
         active: isHere(loc, sub),
-        children: entries(sub),
+        ...(open ? { children: entries(sub) } : {}),
       };
     });
+    return full ? nodes : windowAround(nodes, folder, linker);
+  };
   const home: NavNode[] = map.root.index
     ? [{ title: map.root.index.title, href: linker.page(map.root.index.path), active: isHere(loc, map.root) }]
     : [];
   return [...home, ...entries(map.root)];
+}
+
+/**
+ * At most {@link NAV_WINDOW} of a folder's entries, centred on the one that is or holds the
+ * current page, with a note of how many were left out before and after.
+ */
+function windowAround(nodes: NavNode[], folder: SiteFolder, linker: Linker): NavNode[] {
+  if (nodes.length <= NAV_WINDOW) return nodes;
+  const current = nodes.findIndex((n) => n.active || n.children !== undefined);
+  const start = Math.min(
+    Math.max(0, (current === -1 ? 0 : current) - Math.floor(NAV_WINDOW / 2)),
+    nodes.length - NAV_WINDOW,
+  );
+  const end = start + NAV_WINDOW;
+  const more = (count: number, where: string): NavNode => ({
+    title: `${count} more ${count === 1 ? 'entry' : 'entries'} ${where}`,
+    // A folder without an index page has a generated list of all of them.
+    href: folder.index ? null : linker.folder(folder.path),
+  });
+  return [
+    ...(start > 0 ? [more(start, 'before')] : []),
+    ...nodes.slice(start, end),
+    ...(end < nodes.length ? [more(nodes.length - end, 'after')] : []),
+  ];
 }
 
 /** Ancestors of a page or folder listing, root first (the layout appends the current title). */

@@ -1,0 +1,30 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { ACCESS_TOKEN_SECONDS, createJwtSigner } from './jwt.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-jwt-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+let now = new Date('2026-03-01T12:00:00.000Z');
+const clock = { now: () => now };
+const signer = createJwtSigner(path.join(dir, 'jwt-private.pem'), clock);
+const claims = { userId: 'u1', orgId: 'o1', sessionId: 's1', epoch: 3 };
+
+it('answers a token verified before from memory, and still refuses it once expired', async () => {
+  const { token } = await signer.sign(claims);
+  expect(await signer.verify(token)).toEqual(claims);
+  now = new Date(now.getTime() + (ACCESS_TOKEN_SECONDS - 1) * 1000);
+  expect(await signer.verify(token)).toEqual(claims);
+  now = new Date(now.getTime() + 2_000);
+  await expect(signer.verify(token)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+});
+
+it('refuses a token whose signature was altered, even after the original was verified', async () => {
+  const { token } = await signer.sign(claims);
+  await signer.verify(token);
+  const [header, payload, signature] = token.split('.');
+  const flipped = `${header}.${payload}.${signature!.startsWith('A') ? 'B' : 'A'}${signature!.slice(1)}`;
+  await expect(signer.verify(flipped)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+});
