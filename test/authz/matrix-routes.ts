@@ -122,6 +122,10 @@ export const ROUTES: Record<string, RouteSpec> = {
 
   'GET /api/auth/me': { access: { user: true } },
   'GET /api/auth/sessions': { access: { user: true } },
+  'POST /api/auth/change-password': {
+    access: { user: true, sessionOnly: true },
+    body: () => ({ current_password: 'not the password', new_password: 'a new password' }),
+  },
   'POST /api/auth/ws-token': {
     access: { user: true, sessionOnly: true },
     callAllowed: true,

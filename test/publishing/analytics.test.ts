@@ -98,6 +98,22 @@ describeEachDatabase('analytics ($name)', (target) => {
         ]),
       );
       expect((await overview()).body.searches).toBe(2);
+
+      const empty = await server.request(
+        'GET',
+        `/api/v1/workspaces/${ws.id}/analytics/searches?no_results=true`,
+        { token: owner.token },
+      );
+      expect(empty.body.data).toEqual([{ query: 'nothing-matches-this', count: 1, no_results: 1 }]);
+      const bad = await server.request(
+        'GET',
+        `/api/v1/workspaces/${ws.id}/analytics/searches?no_results=yes`,
+        {
+          token: owner.token,
+        },
+      );
+      expect(bad.status).toBe(400);
+      expect(bad.body.error).toBe('VALIDATION_ERROR');
     });
 
     it('takes the site footer’s form post and returns to the page; refuses cross-site posts', async () => {

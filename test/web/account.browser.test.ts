@@ -67,7 +67,7 @@ describeInChromium('web app: accounts', () => {
     await page.waitForURL(`${app.server.url}/w/${ws.slug}`);
     await page.getByRole('tree', { name: 'Pages' }).waitFor();
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.waitForURL(/\/login$/);
     await page.goto(`${app.server.url}/w/${ws.slug}`);
     await page.waitForURL(/\/login\?next=/);

@@ -88,6 +88,11 @@ describeInChromium('web app: workspace administration', () => {
     await page.goto(`${app.server.url}/settings/w/${app.ws.slug}/members`);
     await page.getByRole('heading', { name: "You don't have access" }).waitFor();
     expect(await page.getByRole('combobox').count()).toBe(0);
+    // The direct address of the Git screen, with its secrets, is refused the same way.
+    await page.goto(`${app.server.url}/settings/w/${app.ws.slug}/git`);
+    await page.getByRole('heading', { name: "You don't have access" }).waitFor();
+    expect(await page.getByLabel('Webhook secret').count()).toBe(0);
+    expect(await seriousA11yViolations(page), 'no access').toEqual([]);
     await context.close();
   }, 90_000);
 
@@ -229,6 +234,7 @@ describeInChromium('web app: workspace administration', () => {
     expect(download.suggestedFilename()).toMatch(/\.zip$/);
     const bytes = readFileSync((await download.path())!);
     expect(bytes.subarray(0, 2).toString()).toBe('PK');
+    expect(await seriousA11yViolations(page), 'export').toEqual([]);
     await context.close();
   }, 90_000);
 

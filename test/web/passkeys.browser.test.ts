@@ -112,6 +112,8 @@ describe.skipIf(!chromiumAvailable)('web app: passkeys', () => {
     await page.getByRole('link', { name: 'Account' }).click();
     await page.waitForURL(/\/settings\/account$/);
     await page.getByRole('heading', { name: 'Passkeys' }).waitFor();
+    // The heading comes before the list of passkeys has loaded: wait for the answer.
+    await page.getByText('No passkeys yet.').waitFor();
     expect(await page.getByText('No passkeys yet.').count()).toBe(1);
 
     // Add one from the keyboard: name it, press Enter.
@@ -133,7 +135,7 @@ describe.skipIf(!chromiumAvailable)('web app: passkeys', () => {
     await page.setViewportSize({ width: 1280, height: 860 });
 
     // Sign out; back in with the passkey alone, no email typed.
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.waitForURL(/\/login$/);
     const me = await page.evaluate(async () => (await fetch('/api/auth/me')).status);
     expect(me).toBe(401);

@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { prefetchForLocation } from './boot-prefetch';
 import { AppRoutes } from './routes';
+import { ErrorBoundary } from './ui/error-boundary';
 import './styles/app.css';
 import './styles/account.css';
 import './styles/tree.css';
@@ -18,7 +19,9 @@ createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <BrowserRouter>
-        <AppRoutes />
+        <ErrorBoundary>
+          <AppRoutes />
+        </ErrorBoundary>
       </BrowserRouter>
     </QueryClientProvider>
   </StrictMode>,

@@ -1,7 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { forbidden } from '../../errors.js';
-import { analyticsRangeInput, CONSENT_COOKIE, consentInput } from '../../services/publishing/index.js';
+import {
+  analyticsRangeInput,
+  CONSENT_COOKIE,
+  consentInput,
+  searchesReportInput,
+} from '../../services/publishing/index.js';
 import type { Services } from '../../services/index.js';
 import { requireActor, requireSignedIn } from '../auth-context.js';
 import { workspaceParams } from '../route-params.js';
@@ -51,16 +56,18 @@ export function analyticsRoutes(services: Services, publicUrl: string) {
       },
     );
 
-    const reports = { pages: analytics.pages, searches: analytics.searches, overview: analytics.overview };
-    for (const [name, report] of Object.entries(reports)) {
-      app.get(
-        `/api/v1/workspaces/:id/analytics/${name}`,
-        {
-          schema: { params: workspaceParams, querystring: analyticsRangeInput },
-          preValidation: requireSignedIn,
-        },
-        async (request) => report(requireActor(request), request.params.id, request.query),
-      );
-    }
+    const report = <Q extends typeof analyticsRangeInput>(querystring: Q) => ({
+      schema: { params: workspaceParams, querystring },
+      preValidation: requireSignedIn,
+    });
+    app.get('/api/v1/workspaces/:id/analytics/overview', report(analyticsRangeInput), async (request) =>
+      analytics.overview(requireActor(request), request.params.id, request.query),
+    );
+    app.get('/api/v1/workspaces/:id/analytics/pages', report(analyticsRangeInput), async (request) =>
+      analytics.pages(requireActor(request), request.params.id, request.query),
+    );
+    app.get('/api/v1/workspaces/:id/analytics/searches', report(searchesReportInput), async (request) =>
+      analytics.searches(requireActor(request), request.params.id, request.query),
+    );
   };
 }

@@ -1,10 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { loginInput, refreshInput, registerInput } from '../../services/identity/index.js';
+import {
+  changePasswordInput,
+  loginInput,
+  refreshInput,
+  registerInput,
+} from '../../services/identity/index.js';
 import type { Services } from '../../services/index.js';
 import { forgotPasswordInput, resetPasswordInput } from '../../services/identity/index.js';
 import { rateKey } from '../rate-limit-hook.js';
-import { clientInfo, requireActor } from '../auth-context.js';
+import { clientInfo, requireActor, requireSignedIn } from '../auth-context.js';
 import { clearSessionCookies, COOKIES, setSessionCookies } from '../cookies.js';
 import { me, tokenPair } from '../response-schemas.js';
 import { crossOriginRefused, fromOwnOrigin } from '../same-origin.js';
@@ -68,6 +73,21 @@ export function authRoutes(services: Services, publicUrl: string) {
     app.get('/api/auth/me', { config: AUTH, schema: { response: { 200: me } } }, async (request) =>
       auth.me(requireActor(request)),
     );
+
+    const changePassword = {
+      config: AUTH,
+      schema: { body: changePasswordInput, response: { 200: tokenPair } },
+      preValidation: requireSignedIn,
+    };
+    app.post('/api/auth/change-password', changePassword, async (request, reply) => {
+      const tokens = await auth.changePassword(requireActor(request), request.body, clientInfo(request));
+      setSessionCookies(reply, tokens);
+      return {
+        access_token: tokens.access_token,
+        refresh_token: tokens.refresh_token,
+        expires_in: tokens.expires_in,
+      };
+    });
 
     app.get('/api/auth/sessions', { config: AUTH }, async (request) => {
       const actor = requireActor(request);

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Actor } from '../../domain/actor.js';
 import { requireScope } from '../../domain/policy.js';
-import { conflict, unauthorized } from '../../errors.js';
+import { AppError, conflict, invalid, unauthorized } from '../../errors.js';
 import type { Store } from '../../store/database.js';
 import type { Database } from '../../store/schema.js';
 import { createAccount, normalizeEmail } from './accounts.js';
@@ -23,6 +23,12 @@ export const registerInput = z.object({
   invitation_token: z.string().min(1).max(200).optional(),
   /** A share link's token; the new user joins its workspace. */
   share_token: z.string().min(1).max(200).optional(),
+});
+
+/** `POST /api/auth/change-password`: an account without a password yet sends none. */
+export const changePasswordInput = z.object({
+  current_password: z.string().max(4096).optional(),
+  new_password: z.string(),
 });
 
 export const loginInput = z.object({
@@ -240,6 +246,52 @@ export function createAuthService(deps: AuthDeps) {
         platform_owner: user.is_platform_owner === 1,
         org: org ? { id: org.id, handle: org.handle, name: org.name } : null,
       };
+    },
+
+    /**
+     * Sets a new password after checking the current one (an account made through an
+     * identity provider may set its first without one). Every other session ends, as after
+     * a reset; the caller's continues as a fresh session, whose tokens are answered. API
+     * keys stay: whoever knows the password is the owner, not an intruder taking it back.
+     * A wrong current password counts towards the account lockout like a failed sign-in.
+     */
+    async changePassword(
+      actor: Actor,
+      input: z.infer<typeof changePasswordInput>,
+      client: ClientInfo,
+    ): Promise<TokenPair> {
+      if (actor.via === 'api_key')
+        throw new AppError('FORBIDDEN', 'Change the password from a signed-in session');
+      const now = clock.now();
+      const user = await db
+        .selectFrom('users')
+        .select(['id', 'password_hash', 'locked_until'])
+        .where('id', '=', actor.userId)
+        .executeTakeFirst();
+      if (!user) throw unauthorized();
+      refuseWhileLocked(user, now);
+      if (user.password_hash !== null) {
+        const ok = await passwords.verify(user.password_hash, input.current_password ?? '');
+        if (!ok) {
+          await countFailedSignIn(db, user.id, now);
+          throw invalid('current_password', 'The current password is not right');
+        }
+      }
+      checkPasswordPolicy(input.new_password, 'new_password');
+      const passwordHash = await passwords.hash(input.new_password);
+      await db
+        .updateTable('users')
+        .set({
+          password_hash: passwordHash,
+          failed_logins: 0,
+          locked_until: null,
+          updated_at: now.toISOString(),
+        })
+        .where('id', '=', user.id)
+        .execute();
+      await sessions.revokeAll(user.id);
+      const { sessionId, refreshToken } = await sessions.start(user.id, client);
+      return issue(user.id, actor.orgId, sessionId, refreshToken);
     },
 
     async listSessions(actor: Actor, currentSessionId?: string) {

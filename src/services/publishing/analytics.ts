@@ -45,6 +45,14 @@ export const analyticsRangeInput = z.object({
   limit: z.coerce.number().int('limit must be a whole number').min(1).max(100).default(20),
 });
 
+/** The searches report can keep only the searches that found nothing. */
+export const searchesReportInput = analyticsRangeInput.extend({
+  no_results: z
+    .enum(['true', 'false'], { error: 'no_results must be true or false' })
+    .transform((v) => v === 'true')
+    .optional(),
+});
+
 type Range = z.infer<typeof analyticsRangeInput>;
 
 const nextId = monotonicFactory();
@@ -213,11 +221,15 @@ export function createAnalytics(deps: {
       return { days: range.days, since, data: await topPages(workspace.id, since, range.limit) };
     },
 
-    /** Admins: most frequent site searches, with how many found nothing. */
-    async searches(actor: Actor, workspaceId: string, range: Range) {
+    /**
+     * Admins: most frequent site searches, with how many found nothing; with `no_results`,
+     * only the searches that found nothing (what readers look for and the docs lack).
+     */
+    async searches(actor: Actor, workspaceId: string, range: z.infer<typeof searchesReportInput>) {
       const { workspace, since } = await reportScope(actor, workspaceId, range);
       const rows = await db
         .selectFrom('site_searches')
+        .$if(range.no_results === true, (qb) => qb.where('results', '=', 0))
         .select([
           'query',
           sql<number>`count(*)`.as('count'),

@@ -104,7 +104,13 @@ export function createSiteServices(deps: SiteServicesDeps) {
   };
 }
 
-export { analyticsRangeInput, CONSENT_COOKIE, consentInput, type VisitorSignals } from './analytics.js';
+export {
+  analyticsRangeInput,
+  CONSENT_COOKIE,
+  consentInput,
+  searchesReportInput,
+  type VisitorSignals,
+} from './analytics.js';
 export { allowedDomainInput, customDomainInput, type TxtResolver } from './custom-domains.js';
 export type { CacheMode, SiteResponse } from './site/site.js';
 export { brokenLinksOf } from './quality.js';

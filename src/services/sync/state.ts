@@ -22,6 +22,8 @@ export interface SyncSummary {
   last_error: string | null;
   /** The SSH host key Folio trusted on first contact with an ssh remote; null before that. */
   git_host_key: TrustedHostKey | null;
+  /** The HTTPS user name stored for the remote (its password is never shown); null when none. */
+  git_username: string | null;
 }
 
 /** Where ssh remembers the host key of a workspace's remote (beside its deploy key). */
@@ -75,7 +77,7 @@ export async function syncSummaries(
   if (ids.length === 0) return out;
   const rows = await db
     .selectFrom('workspace_sync')
-    .select(['workspace_id', 'last_sync_at', 'last_error'])
+    .select(['workspace_id', 'last_sync_at', 'last_error', 'git_username', 'git_password'])
     .where('workspace_id', 'in', ids)
     .execute();
   for (const r of rows) {
@@ -84,6 +86,7 @@ export async function syncSummaries(
       last_sync_at: r.last_sync_at,
       last_error: r.last_error,
       git_host_key: hostKey ?? null,
+      git_username: r.git_password ? r.git_username : null,
     });
   }
   return out;

@@ -89,6 +89,8 @@ export interface WorkspaceRecord {
   last_error?: string | null;
   /** Admins only: the SSH host key trusted on first contact with an ssh remote, null before. */
   git_host_key?: TrustedHostKey | null;
+  /** Admins only: the user name of the stored HTTPS credentials, null when none are stored. */
+  git_username?: string | null;
   public_site: boolean;
   created_at: string;
   updated_at: string;
@@ -144,6 +146,7 @@ export function createWorkspaces(deps: WorkspacesDeps) {
     if (atLeast(role, 'admin')) {
       out.last_error = sync?.last_error ?? null;
       out.git_host_key = sync?.git_host_key ?? null;
+      out.git_username = sync?.git_username ?? null;
       out.webhook_secret = row.webhook_secret;
       out.webhook_url = `${deps.publicUrl}/api/git/webhook/${row.id}`;
     }

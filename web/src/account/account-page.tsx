@@ -2,10 +2,17 @@ import { Link } from 'react-router';
 import { useMe, useProviders } from '../api/queries';
 import { Loading } from '../ui/loading';
 import { SignOutButton } from '../workspace/sign-out-button';
+import { ApiKeysSection } from './api-keys-section';
 import { IdentitiesSection } from './identities-section';
+import { OnboardingChecklist } from './onboarding-checklist';
 import { PasskeysSection } from './passkeys-section';
+import { PasswordSection } from './password-section';
+import { SessionsSection } from './sessions-section';
 
-/** `/settings/account`: who is signed in, their passkeys and linked sign-in providers. */
+/**
+ * `/settings/account`: who is signed in and how: first steps for a new account, the
+ * password, sessions, API keys, passkeys and linked sign-in providers.
+ */
 export function AccountPage() {
   const me = useMe();
   const providers = useProviders();
@@ -23,8 +30,15 @@ export function AccountPage() {
         <h1>Account</h1>
         <p className="account-who">
           <strong>{me.data?.name}</strong>
-          <span className="hint">{me.data?.email}</span>
+          <span className="hint">
+            {me.data?.email}
+            {me.data?.handle && ` · @${me.data.handle}`}
+          </span>
         </p>
+        <OnboardingChecklist />
+        <PasswordSection />
+        <SessionsSection />
+        <ApiKeysSection />
         {providers.data?.passkeys && <PasskeysSection />}
         <IdentitiesSection />
       </main>

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { Link, NavLink, Navigate, useParams } from 'react-router';
 import { useWorkspaces } from '../api/queries';
 import { canAdminister, type Workspace } from '../api/types';
@@ -6,6 +7,7 @@ import { NotFoundPage } from '../ui/not-found-page';
 import { ActivitySection } from './activity-section';
 import { DomainSection } from './domain-section';
 import { ExportSection } from './export-section';
+import { GitSection } from './git/git-section';
 import { InvitationsSection } from './invitations-section';
 import { MembersSection } from './members-section';
 import { QualitySection } from './quality-section';
@@ -14,11 +16,14 @@ import { ShareLinksSection } from './share-links-section';
 import { VersionsSection } from './versions-section';
 import '../styles/admin.css';
 
+// The charts (visx) load only when Analytics is opened.
+const AnalyticsSection = lazy(() => import('./analytics/analytics-section'));
+
 /** A screen of workspace administration: its address under `/settings/w/<slug>/` and its name. */
 interface AdminSection {
   id: string;
   label: string;
-  Screen: (props: { workspace: Workspace }) => React.JSX.Element;
+  Screen: React.ComponentType<{ workspace: Workspace }>;
 }
 
 const SECTIONS: readonly AdminSection[] = [
@@ -26,9 +31,11 @@ const SECTIONS: readonly AdminSection[] = [
   { id: 'members', label: 'Members', Screen: MembersSection },
   { id: 'invitations', label: 'Invitations', Screen: InvitationsSection },
   { id: 'share-links', label: 'Share links', Screen: ShareLinksSection },
+  { id: 'git', label: 'Git', Screen: GitSection },
   { id: 'versions', label: 'Versions', Screen: VersionsSection },
   { id: 'domain', label: 'Custom domain', Screen: DomainSection },
   { id: 'quality', label: 'Quality', Screen: QualitySection },
+  { id: 'analytics', label: 'Analytics', Screen: AnalyticsSection },
   { id: 'export', label: 'Export', Screen: ExportSection },
   { id: 'activity', label: 'Activity', Screen: ActivitySection },
 ];
@@ -84,7 +91,9 @@ export default function AdminScreen() {
         </nav>
         <main className="admin-main">
           <h1>{current.label}</h1>
-          <current.Screen workspace={workspace} />
+          <Suspense fallback={<Loading />}>
+            <current.Screen workspace={workspace} />
+          </Suspense>
         </main>
       </div>
     </div>

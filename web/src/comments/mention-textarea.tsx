@@ -1,4 +1,11 @@
-import { useId, useRef, useState, type KeyboardEvent, type TextareaHTMLAttributes } from 'react';
+import {
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type TextareaHTMLAttributes,
+} from 'react';
 import type { Person } from './comments-api';
 
 const MAX_SUGGESTIONS = 6;
@@ -39,6 +46,15 @@ export function MentionTextarea({ label, value, onChange, people, onSubmit, ...t
   const ref = useRef<HTMLTextAreaElement>(null);
   const [mention, setMention] = useState<{ start: number; query: string } | null>(null);
   const [active, setActive] = useState(0);
+  // Where the caret goes once an inserted handle is rendered. Set in a layout
+  // effect of that very render, so a key typed straight after lands behind the
+  // handle (a later animation frame could move the caret back mid-word).
+  const caretAfterInsert = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    if (caretAfterInsert.current === null) return;
+    ref.current?.setSelectionRange(caretAfterInsert.current, caretAfterInsert.current);
+    caretAfterInsert.current = null;
+  }, [value]);
   const suggestions = mention ? suggestionsFor(people, mention.query) : [];
   const open = suggestions.length > 0;
   const listId = `${id}-mentions`;
@@ -54,10 +70,9 @@ export function MentionTextarea({ label, value, onChange, people, onSubmit, ...t
     if (!mention) return;
     const caret = ref.current?.selectionStart ?? value.length;
     const next = `${value.slice(0, mention.start)}@${person.handle} ${value.slice(caret)}`;
-    const at = mention.start + person.handle.length + 2;
+    caretAfterInsert.current = mention.start + person.handle.length + 2;
     onChange(next);
     setMention(null);
-    requestAnimationFrame(() => ref.current?.setSelectionRange(at, at));
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {

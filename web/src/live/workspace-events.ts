@@ -12,6 +12,8 @@ export interface ServerEvent {
   new_path?: string;
   actor?: string;
   user_id?: string;
+  /** `sync-status`: the workspace's sync status now. */
+  status?: string;
   /** `presence-update`: the user's display name. */
   name?: string;
   /** `presence-snapshot`: who is present and which page they have open. */

@@ -3,7 +3,13 @@ import { useNavigate } from 'react-router';
 import { api } from '../api/client';
 
 /** Signs out everywhere (SPEC.md: logout revokes every session) and returns to sign in. */
-export function SignOutButton({ className = '' }: { className?: string }) {
+export function SignOutButton({
+  className = '',
+  label = 'Sign out',
+}: {
+  className?: string;
+  label?: string;
+}) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const signOut = async () => {
@@ -13,7 +19,7 @@ export function SignOutButton({ className = '' }: { className?: string }) {
   };
   return (
     <button type="button" className={`button ghost ${className}`.trim()} onClick={() => void signOut()}>
-      Sign out
+      {label}
     </button>
   );
 }
