@@ -122,6 +122,7 @@ export const ROUTES: Record<string, RouteSpec> = {
 
   'GET /api/auth/me': { access: { user: true } },
   'GET /api/auth/sessions': { access: { user: true } },
+  'PATCH /api/auth/me': { access: { user: true }, body: () => ({ name: 'Matrix' }) },
   'POST /api/auth/change-password': {
     access: { user: true, sessionOnly: true },
     body: () => ({ current_password: 'not the password', new_password: 'a new password' }),

@@ -89,6 +89,22 @@ describeInChromium('web app: the account screen', () => {
     await context.close();
   }, 90_000);
 
+  it('renames the account from the profile form, with the keyboard', async () => {
+    const user = await registerUser(app.server, { name: 'Pat Profile' });
+    const { context, page } = await signedInTab(app.browser, app.server, user, '/settings/account');
+    const profile = page.getByRole('form', { name: 'Profile' });
+    const name = profile.getByLabel('Name');
+    expect(await name.inputValue()).toBe('Pat Profile');
+    await name.fill('Patricia Profile');
+    await name.press('Enter');
+    await profile.getByRole('status').getByText('Saved.').waitFor();
+    const me = await app.server.request('GET', '/api/auth/me', { token: user.token });
+    expect(me.body.name).toBe('Patricia Profile');
+    await page.locator('.account-who').getByText('Patricia Profile').waitFor();
+    expect(await seriousA11yViolations(page), 'profile saved').toEqual([]);
+    await context.close();
+  }, 90_000);
+
   it('lists the sessions and signs out everywhere', async () => {
     const user = await registerUser(app.server, { name: 'Sam Sessions' });
     const elsewhere = await app.server.request('POST', '/api/auth/login', {

@@ -151,7 +151,7 @@ describe.skipIf(!chromiumAvailable)('web app: passkeys', () => {
     await expect.poll(() => list.getByText(/Last used Never/).count()).toBe(0);
     await page.getByRole('button', { name: 'Rename Test laptop' }).click();
     await page.getByLabel('New name for Test laptop').fill('Work laptop');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await list.getByText('Work laptop').waitFor();
 
     await page.getByRole('button', { name: 'Delete Work laptop' }).click();

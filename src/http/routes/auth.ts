@@ -5,6 +5,7 @@ import {
   loginInput,
   refreshInput,
   registerInput,
+  updateProfileInput,
 } from '../../services/identity/index.js';
 import type { Services } from '../../services/index.js';
 import { forgotPasswordInput, resetPasswordInput } from '../../services/identity/index.js';
@@ -72,6 +73,16 @@ export function authRoutes(services: Services, publicUrl: string) {
 
     app.get('/api/auth/me', { config: AUTH, schema: { response: { 200: me } } }, async (request) =>
       auth.me(requireActor(request)),
+    );
+
+    app.patch(
+      '/api/auth/me',
+      {
+        config: AUTH,
+        schema: { body: updateProfileInput, response: { 200: me } },
+        preValidation: requireSignedIn,
+      },
+      async (request) => auth.updateProfile(requireActor(request), request.body),
     );
 
     const changePassword = {

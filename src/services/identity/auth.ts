@@ -14,8 +14,10 @@ import type { RegistrationPolicy, RegistrationTokens } from './registration.js';
 import { clearFailedSignIns, countFailedSignIn, refuseWhileLocked } from './lockout.js';
 import type { ClientInfo, Sessions } from './sessions.js';
 
+const displayName = z.string().trim().min(1, 'Name is required').max(200);
+
 export const registerInput = z.object({
-  name: z.string().trim().min(1, 'Name is required').max(200),
+  name: displayName,
   email: z.string().trim().max(320).pipe(z.email('Must be a valid email address')),
   password: z.string(),
   terms_accepted: z.literal(true, { error: 'You must accept the terms' }),
@@ -30,6 +32,9 @@ export const changePasswordInput = z.object({
   current_password: z.string().max(4096).optional(),
   new_password: z.string(),
 });
+
+/** `PATCH /api/auth/me`: what a user may change of their own profile. */
+export const updateProfileInput = z.strictObject({ name: displayName });
 
 export const loginInput = z.object({
   email: z.string().trim().min(1).max(320),
@@ -146,7 +151,7 @@ export function createAuthService(deps: AuthDeps) {
     };
   }
 
-  return {
+  const service = {
     /**
      * Creates user, organization and starter workspace in one transaction (with
      * the membership an invitation or share link grants), then signs in.
@@ -248,6 +253,17 @@ export function createAuthService(deps: AuthDeps) {
       };
     },
 
+    /** Changes the caller's display name; answers the profile as `me` does. */
+    async updateProfile(actor: Actor, input: z.infer<typeof updateProfileInput>) {
+      requireScope(actor, 'write');
+      await db
+        .updateTable('users')
+        .set({ name: input.name, updated_at: clock.now().toISOString() })
+        .where('id', '=', actor.userId)
+        .execute();
+      return service.me(actor);
+    },
+
     /**
      * Sets a new password after checking the current one (an account made through an
      * identity provider may set its first without one). Every other session ends, as after
@@ -306,6 +322,7 @@ export function createAuthService(deps: AuthDeps) {
       }));
     },
   };
+  return service;
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;

@@ -4,7 +4,14 @@
  * passkeys, and the onboarding checklist of a new account.
  */
 export { createApiKeys, createApiKeyInput } from './api-keys.js';
-export { changePasswordInput, createAuthService, loginInput, refreshInput, registerInput } from './auth.js';
+export {
+  changePasswordInput,
+  createAuthService,
+  loginInput,
+  refreshInput,
+  registerInput,
+  updateProfileInput,
+} from './auth.js';
 export { createAuthenticator, type Credentials } from './authenticator.js';
 export { claimInput, createExternalSignIn, linkInput } from './external-sign-in.js';
 export { ACCESS_TOKEN_SECONDS, createJwtSigner } from './jwt.js';

@@ -7,11 +7,12 @@ import { IdentitiesSection } from './identities-section';
 import { OnboardingChecklist } from './onboarding-checklist';
 import { PasskeysSection } from './passkeys-section';
 import { PasswordSection } from './password-section';
+import { ProfileSection } from './profile-section';
 import { SessionsSection } from './sessions-section';
 
 /**
  * `/settings/account`: who is signed in and how: first steps for a new account, the
- * password, sessions, API keys, passkeys and linked sign-in providers.
+ * profile, the password, sessions, API keys, passkeys and linked sign-in providers.
  */
 export function AccountPage() {
   const me = useMe();
@@ -36,6 +37,7 @@ export function AccountPage() {
           </span>
         </p>
         <OnboardingChecklist />
+        <ProfileSection />
         <PasswordSection />
         <SessionsSection />
         <ApiKeysSection />
