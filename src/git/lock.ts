@@ -39,3 +39,17 @@ export class KeyedLock implements WorkspaceLock {
     return this.tails.has(key);
   }
 }
+
+/**
+ * The same lock under another name: `run(id)` of the view is `run(prefix + id)` of the
+ * lock, so one lock implementation (in-process or PostgreSQL advisory) serves two kinds
+ * of turn per workspace that must not wait for each other.
+ */
+export function lockNamed(lock: WorkspaceLock, prefix: string): WorkspaceLock {
+  return { run: (key, fn) => lock.run(`${prefix}${key}`, fn) };
+}
+
+/** Runs `fn` holding `outer`, then `inner`, for the same key: always in that order, so no cycle. */
+export function bothLocks(outer: WorkspaceLock, inner: WorkspaceLock): WorkspaceLock {
+  return { run: (key, fn) => outer.run(key, () => inner.run(key, fn)) };
+}

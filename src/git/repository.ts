@@ -66,6 +66,8 @@ const exists = (path: string): Promise<boolean> => access(path).then(() => true,
 const REMOTE = 'origin';
 const FALLBACK_NAME = 'Folio';
 const FALLBACK_EMAIL = 'folio@localhost';
+/** How often staging is tried when files vanish under it (see commitPaths). */
+const STAGE_ATTEMPTS = 3;
 /** Strips characters git refuses in identities, falling back when nothing is left. */
 const ident = (value: string, fallback: string): string => value.replace(/[<>\n\r]/g, '').trim() || fallback;
 
@@ -142,6 +144,22 @@ export class WorkspaceRepo {
    */
   async commitPaths(paths: readonly string[], options: CommitOptions): Promise<string | null> {
     if (paths.length === 0) return null;
+    // Page writes go on while a commit runs, so a file seen here may be deleted before
+    // `git add` reads it, which then matches nothing: look again and stage anew.
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.stagePaths(paths);
+        break;
+      } catch (error) {
+        const vanished = error instanceof GitError && /did not match any file/.test(error.stderr);
+        if (!vanished || attempt === STAGE_ATTEMPTS) throw error;
+      }
+    }
+    return this.commitIndex(options);
+  }
+
+  /** Stages the paths as they are now: present ones added, missing ones removed from the index. */
+  private async stagePaths(paths: readonly string[]): Promise<void> {
     const present: string[] = [];
     const gone: string[] = [];
     for (const p of paths) {
@@ -156,7 +174,6 @@ export class WorkspaceRepo {
       const rm = ['--literal-pathspecs', 'rm', '-r', '-q', '--cached', '--ignore-unmatch', ...fromStdin];
       await this.git(rm, { input: gone.join('\0') });
     }
-    return this.commitIndex(options);
   }
 
   /**

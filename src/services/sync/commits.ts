@@ -12,6 +12,7 @@ import type { SyncState } from './state.js';
 export interface GitCommitsDeps {
   store: Store;
   events: EventBus;
+  /** The workspace's repository lock (not the page lock: page writes go on while git runs). */
   lock: WorkspaceLock;
   logger: Logger;
   repos: RepoOpener;
@@ -61,7 +62,7 @@ function uniqueOps(ops: Op[]): Op[] {
  * Commits web changes to the workspace repository (DESIGN.md convention 8: it
  * listens to page and upload events; nothing calls it from the pages service).
  * Changes are batched per workspace and author for a short quiet time, then
- * committed under the workspace lock with the user as author, Folio as
+ * committed under the workspace's repository lock with the user as author, Folio as
  * committer, and a message such as `docs: update Getting started`.
  */
 export function createGitCommits(deps: GitCommitsDeps) {
@@ -178,7 +179,7 @@ export function createGitCommits(deps: GitCommitsDeps) {
   }
 
   /**
-   * Commits every waiting batch of the workspace. The caller holds its lock
+   * Commits every waiting batch of the workspace. The caller holds its repository lock
    * (the sync engine does this before it merges). Returns whether a commit was made.
    */
   async function flushLocked(workspaceId: string): Promise<boolean> {
@@ -205,7 +206,7 @@ export function createGitCommits(deps: GitCommitsDeps) {
     return committed;
   }
 
-  /** Commits the workspace's waiting batches under its lock, then tells `afterCommit`. */
+  /** Commits the workspace's waiting batches under its repository lock, then tells `afterCommit`. */
   function flush(workspaceId: string): Promise<boolean> {
     return track(
       deps.lock

@@ -43,8 +43,10 @@ export interface SyncEngineDeps {
   events: EventBus;
   clock: Clock;
   logger: Logger;
-  /** The workspace lock page writes hold: held for commits and merges, never across network I/O. */
+  /** The page lock and then the repository lock, for merges: never across network I/O. */
   lock: WorkspaceLock;
+  /** The repository lock alone, for work on git's state that leaves the working tree be. */
+  repoLock: WorkspaceLock;
   /**
    * One fetch or push per workspace at a time (two would race on origin's refs), held
    * across network I/O; taken before the workspace lock, never while holding it.
@@ -291,7 +293,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
   function runSyncUnmeasured(workspaceId: string, options: SyncOptions): Promise<SyncResult> {
     return track(
       deps.network.run(workspaceId, async () => {
-        const { ws, repo } = await deps.lock.run(workspaceId, async () => {
+        const { ws, repo } = await deps.repoLock.run(workspaceId, async () => {
           const ws = await load(workspaceId);
           if (!ws) throw notFound('Workspace');
           await state.setStatus(ws.id, 'syncing');
@@ -333,12 +335,13 @@ export function createSyncEngine(deps: SyncEngineDeps) {
   }
 
   /**
-   * Pushes local commits (under the network lock; the workspace lock only
+   * Pushes local commits (under the network lock; the repository lock only
    * while deciding what to push); a rejected push (the remote moved on)
    * becomes a full sync.
    */
   async function pushNow(workspaceId: string): Promise<void> {
-    const ready = await deps.lock.run(workspaceId, async () => {
+    // Only git's state is read and committed here: page writes go on meanwhile.
+    const ready = await deps.repoLock.run(workspaceId, async () => {
       const ws = await load(workspaceId);
       if (!ws?.git_remote) return null;
       // While conflicts are open the branches have diverged: pushing waits for the resolution.

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Actor } from '../../domain/actor.js';
 import type { EventBus } from '../../events/bus.js';
-import { KeyedLock, type WorkspaceLock } from '../../git/lock.js';
+import { bothLocks, KeyedLock, lockNamed, type WorkspaceLock } from '../../git/lock.js';
 import type { WorkspaceRepo } from '../../git/repository.js';
 import type { Logger } from '../../logger.js';
 import type { Store } from '../../store/database.js';
@@ -35,7 +35,7 @@ export interface GitSyncDeps {
   clock: Clock;
   logger: Logger;
   access: AccessService;
-  /** The same lock the page writes hold, so a merge never sees a half-written tree. */
+  /** The lock page writes hold, so a merge never sees a half-written tree. */
   lock: WorkspaceLock;
   reconciler: Reconciler;
   pages: PagesService;
@@ -52,8 +52,14 @@ export interface GitSyncDeps {
  * sync*.ts; this file only wires them together.
  */
 export function createGitSync(deps: GitSyncDeps) {
-  const { config, store, events, clock, logger, access, lock } = deps;
+  const { config, store, events, clock, logger, access } = deps;
   const dataDir = config.dataDir;
+  // Git's own state (its index and HEAD) takes turns under the repository lock. Committing
+  // web edits holds only that one: it reads files that page writes replace atomically, so
+  // page writes go on while git runs. Everything that changes the working tree as well
+  // (merges, conflict resolutions, a new remote) holds the page lock and then this one.
+  const repoLock = lockNamed(deps.lock, 'git:');
+  const lock = bothLocks(deps.lock, repoLock);
   const repos = createRepoOpener(dataDir, {
     networkTimeoutMs: config.gitNetworkTimeoutSeconds * 1000,
     logger,
@@ -65,7 +71,7 @@ export function createGitSync(deps: GitSyncDeps) {
   const conflicts = createSyncConflicts({ store, clock, events, access, state, dataDir });
   // The engine pushes what was committed; it hears of commits as a bus event (`commits-made`).
   const commits = createGitCommits({
-    ...{ store, events, lock, logger, repos, state },
+    ...{ store, events, lock: repoLock, logger, repos, state },
     ...(deps.commitDebounceMs !== undefined ? { debounceMs: deps.commitDebounceMs } : {}),
     afterCommit: (workspaceId) => events.emit('commits-made', { workspace_id: workspaceId }),
   });
@@ -79,7 +85,21 @@ export function createGitSync(deps: GitSyncDeps) {
     },
   });
   const sync = createSyncEngine({
-    ...{ store, events, clock, logger, lock, network, access, repos, state, commits, remote, conflicts },
+    ...{
+      store,
+      events,
+      clock,
+      logger,
+      lock,
+      repoLock,
+      network,
+      access,
+      repos,
+      state,
+      commits,
+      remote,
+      conflicts,
+    },
     reconciler: deps.reconciler,
     intervalSeconds: config.gitSyncIntervalSeconds,
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
@@ -128,17 +148,19 @@ export function createGitSync(deps: GitSyncDeps) {
     /**
      * Commits everything in the workspace's tree now: the web changes waiting in their
      * batches (with their authors), then anything else (edits found on disk, as Folio).
-     * The caller holds the workspace lock; answers the repository, e.g. for a version tag.
+     * The caller holds the workspace's page lock; answers the repository, e.g. for a version tag.
      */
-    async commitEverythingLocked(ws: GitWorkspace): Promise<WorkspaceRepo> {
-      await commits.flushLocked(ws.id);
-      const repo = await repos.open(ws);
-      await repo.commitAll({
-        authorName: FOLIO_IDENTITY.name,
-        authorEmail: FOLIO_IDENTITY.email,
-        message: 'docs: commit changes found on disk',
+    commitEverythingLocked(ws: GitWorkspace): Promise<WorkspaceRepo> {
+      return repoLock.run(ws.id, async () => {
+        await commits.flushLocked(ws.id);
+        const repo = await repos.open(ws);
+        await repo.commitAll({
+          authorName: FOLIO_IDENTITY.name,
+          authorEmail: FOLIO_IDENTITY.email,
+          message: 'docs: commit changes found on disk',
+        });
+        return repo;
       });
-      return repo;
     },
 
     /** Workspaces whose last commit failed, and why (`/api/ready` reports them). */
