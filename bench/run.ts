@@ -10,6 +10,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   pages: async () => (await import('./pages.js')).benchPages(),
   large: async () => (await import('./large.js')).benchLarge(),
   load: async () => (await import('./load.js')).benchLoad(),
+  processes: async () => (await import('./processes.js')).benchProcesses(),
   render: async () => (await import('./render.js')).benchRender(),
   search: async () => (await import('./search.js')).benchSearch(),
   site: async () => (await import('./site.js')).benchSite(),

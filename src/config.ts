@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import type { BucketLimit, BucketName } from './ratelimit/buckets.js';
@@ -46,6 +47,22 @@ const optionalUrl = z
     }
   });
 
+/** FOLIO_PROCESSES: a count of server processes, or `auto` (also `0`) for one per CPU. */
+const processCount = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    const value = v?.trim().toLowerCase() ?? '';
+    if (value === '') return 1;
+    if (value === 'auto' || value === '0') return os.availableParallelism();
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1 || n > 256) {
+      ctx.addIssue({ code: 'custom', message: 'must be auto or a whole number from 0 to 256' });
+      return z.NEVER;
+    }
+    return n;
+  });
+
 const rateLimits = z
   .string()
   .optional()
@@ -61,6 +78,7 @@ const rateLimits = z
 const envSchema = z.object({
   PORT: int(3000, 0, 65535),
   HOST: z.string().default('0.0.0.0'),
+  FOLIO_PROCESSES: processCount,
   DATA_DIR: z.string().default('./data'),
   PUBLIC_URL: optionalUrl,
   EDITION: z.enum(['community', 'cloud']).default('community'),
@@ -123,6 +141,11 @@ export type Edition = 'community' | 'cloud';
 export interface Config {
   readonly port: number;
   readonly host: string;
+  /**
+   * Server processes `folio serve` runs on one port (FOLIO_PROCESSES, `auto` = one per CPU);
+   * more than one needs `databaseUrl` and `redisUrl`, which they share.
+   */
+  readonly processes: number;
   readonly dataDir: string;
   readonly publicUrl: string;
   readonly edition: Edition;
@@ -216,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const config: Config = {
     port: e.PORT,
     host: e.HOST,
+    processes: e.FOLIO_PROCESSES,
     dataDir,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     edition: e.EDITION,
