@@ -17,6 +17,13 @@ export interface Mail {
 export const MAX_MAIL_ATTEMPTS = 10;
 
 /**
+ * A mail being sent is claimed by moving its next attempt this far ahead, so another
+ * worker (another instance or process on the database) passes it by; if the sender dies
+ * mid-send, the mail is tried again once the claim has run out.
+ */
+const CLAIM_MS = 5 * 60_000;
+
+/**
  * A persistent outbox: mail is a row written in the same transaction as the
  * change that caused it, and a worker delivers it with retries. Nothing is
  * lost when the SMTP server is down or Folio restarts.
@@ -61,7 +68,11 @@ export function createOutbox(store: Store, clock: Clock, enabled: boolean) {
 
 export type Outbox = ReturnType<typeof createOutbox>;
 
-/** Delivers the outbox through SMTP, backing off exponentially per mail (30 s doubling, at most 1 h). */
+/**
+ * Delivers the outbox through SMTP, backing off exponentially per mail (30 s doubling, at
+ * most 1 h). Each mail is claimed before it is sent, so workers sharing the database (other
+ * instances or processes) never send one twice.
+ */
 export async function createMailWorker(deps: {
   store: Store;
   clock: Clock;
@@ -78,6 +89,19 @@ export async function createMailWorker(deps: {
   let running: Promise<void> | null = null;
   let timer: NodeJS.Timeout | null = null;
 
+  /** Takes the mail for this worker; false when another worker took it first. */
+  async function claim(id: string, seenNextAttempt: string): Promise<boolean> {
+    const until = new Date(deps.clock.now().getTime() + CLAIM_MS).toISOString();
+    const result = await db
+      .updateTable('outbox')
+      .set({ next_attempt_at: until })
+      .where('id', '=', id)
+      .where('sent_at', 'is', null)
+      .where('next_attempt_at', '=', seenNextAttempt)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
   async function drainOnce(): Promise<void> {
     const now = deps.clock.now();
     const due = await db
@@ -90,6 +114,7 @@ export async function createMailWorker(deps: {
       .limit(20)
       .execute();
     for (const mail of due) {
+      if (!(await claim(mail.id, mail.next_attempt_at))) continue;
       try {
         await transport.sendMail({
           from: deps.from,
