@@ -85,7 +85,7 @@ export const pageTree = record({ tree: z.array(treeNode) });
 /** CONTRACT.md part 3's search response. */
 export const searchResponse = record({
   query: z.string(),
-  total: z.number().int(),
+  total: z.number().int().describe('Matching pages, counted up to 1,000: 1000 means 1,000 or more'),
   results: z.array(
     record({
       page_id: z.string(),

@@ -9,6 +9,7 @@
  * buttons and the navigation drawer at the end of <body>) and the inline `<style>` carry
  * the CSP nonce; nothing else does.
  */
+import { SEARCH_TOTAL_CAP } from '../search/index.js';
 import { escapeHtml, escapeSnippet, safeHref } from './escape.js';
 import type { TocEntry } from './markdown.js';
 import { themeCss, themeSupportsToggle, type ThemeName } from './themes.js';
@@ -381,7 +382,11 @@ export function renderSitePage(input: SitePageInput): string {
 
 /** The search results page; the query is echoed in the search box and the summary. */
 export function renderSearchPage(input: SearchPageInput): string {
-  const count = `${input.total} result${input.total === 1 ? '' : 's'}`;
+  // Matches are counted up to a cap; reaching it means "at least that many".
+  const count =
+    input.total >= SEARCH_TOTAL_CAP
+      ? `${SEARCH_TOTAL_CAP.toLocaleString('en')}+ results`
+      : `${input.total} result${input.total === 1 ? '' : 's'}`;
   const summary = input.query
     ? `<p class="search-summary" role="status">${count} for “${escapeHtml(input.query)}”</p>`
     : '<p class="search-summary" role="status">Type a word or phrase to search.</p>';

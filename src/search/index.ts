@@ -3,6 +3,7 @@ import { createPgTsvectorIndex } from './pg-tsvector.js';
 import type { SearchIndex } from './search-index.js';
 import { createSqliteFtsIndex } from './sqlite-fts.js';
 
+export { SEARCH_TOTAL_CAP } from './search-index.js';
 export type { SearchDocument, SearchHit, SearchIndex, SearchQuery } from './search-index.js';
 
 /**

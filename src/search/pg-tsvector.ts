@@ -32,7 +32,7 @@ import {
   TAG_GUARD,
   tsQueryText,
 } from './query-text.js';
-import type { SearchIndex, SearchQuery } from './search-index.js';
+import { SEARCH_TOTAL_CAP, type SearchIndex, type SearchQuery } from './search-index.js';
 
 /** The text-search configuration of both the stored vector and every query. */
 const TS_CONFIG = sql.lit('english');
@@ -132,22 +132,20 @@ export function createPgTsvectorIndex(store: Store): SearchIndex {
           and d.workspace_id = ${query.workspaceId}
           and d.restricted = 0
           ${query.publishedOnly ? sql`and d.status = 'published'` : sql``}`;
-      // Every match is scored where it is read, so only small columns go on: left to the
-      // planner, the score is computed after the count's window, which then buffers each
-      // match's whole vector. The count rides along,
-      // since every match is ranked anyway. ts_headline re-parses a whole document, so it
-      // runs afterwards for the page of results alone.
+      // Every match is scored where it is read, since any of them may rank first, and only
+      // small columns go on with the score: the title and text of the best `limit` are read
+      // afterwards, and ts_headline, which re-parses its text, runs for them alone. The
+      // count reads the matches already gathered instead of scanning for them again (a
+      // second scan may read many rows that do not match), and reports at most the cap.
       const { rows } = await sql<RankedRow>`
         with ranked as materialized (
-          select d.page_id, d.path, d.title, ts_rank_cd(${RANK_WEIGHTS}::float4[], d.search_vector, ${tsquery}) as score
+          select d.page_id, d.path, ts_rank_cd(${RANK_WEIGHTS}::float4[], d.search_vector, ${tsquery}) as score
           ${matches}
         ), top as (
-          select ranked.*, count(*) over () as total
-          from ranked
-          order by score desc, path
-          limit ${query.limit}
+          select * from ranked order by score desc, path limit ${query.limit}
         )
-        select top.page_id, top.path, top.title, top.score, top.total,
+        select top.page_id, top.path, d.title, top.score,
+          (select least(count(*), ${SEARCH_TOTAL_CAP}) from ranked) as total,
           ts_headline(${TS_CONFIG}, ${guarded(headlineWindow(terms))}, ${tsquery}, ${HEADLINE_OPTIONS}) as body_snippet,
           ts_headline(${TS_CONFIG}, ${guarded('d.description')}, ${tsquery}, ${HEADLINE_OPTIONS}) as description_snippet
         from top join search_documents d on d.page_id = top.page_id

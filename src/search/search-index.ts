@@ -24,6 +24,14 @@ export interface SearchHit {
   snippet: string;
 }
 
+/**
+ * Matches are counted up to this many: a query matching more reports this number as its
+ * `total`, read as "this many or more". Counting every match of a word found on nearly
+ * every page of a large workspace is work over thousands of rows that no reader pages
+ * through. Ranking still weighs every match, so the best results do not depend on the cap.
+ */
+export const SEARCH_TOTAL_CAP = 1000;
+
 export interface SearchQuery {
   workspaceId: string;
   q: string;
@@ -46,5 +54,6 @@ export interface SearchIndex {
   remove(trx: Kysely<Database>, pageId: string): Promise<void>;
   removeMany(trx: Kysely<Database>, pageIds: readonly string[]): Promise<void>;
   removeWorkspace(trx: Kysely<Database>, workspaceId: string): Promise<void>;
+  /** Best matches first, at most `limit`; `total` counts matches up to SEARCH_TOTAL_CAP. */
   query(query: SearchQuery): Promise<{ total: number; results: SearchHit[] }>;
 }

@@ -21,13 +21,13 @@
  * The porter stemmer makes "installing" find "install"; bm25 weighs title 10, tags 5,
  * description 2 and body 1.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { inBatches } from '../store/batches.js';
 import type { Store } from '../store/database.js';
 import type { Database, SearchDocumentsTable } from '../store/schema.js';
 import { chooseSnippet, documentRow, documentRows, upsertDocumentRows } from './documents.js';
 import { ftsMatchExpression, hasMark, MARK_END, MARK_START, markSnippet, queryTerms } from './query-text.js';
-import type { SearchHit, SearchIndex, SearchQuery } from './search-index.js';
+import { SEARCH_TOTAL_CAP, type SearchHit, type SearchIndex, type SearchQuery } from './search-index.js';
 
 /** The FTS table's columns, in order; init() recreates a table whose columns differ. */
 const FTS_COLUMNS = ['title', 'tags', 'description', 'body', 'body_rest'] as const;
@@ -147,6 +147,13 @@ export function createSqliteFtsIndex(store: Store): SearchIndex {
     );
   }
 
+  /** The rows of `from` (a query's FROM and WHERE), counted no further than SEARCH_TOTAL_CAP. */
+  async function countMatches(from: RawBuilder<unknown>): Promise<number> {
+    const { rows } = await sql<{ n: number }>`
+      select count(*) as n from (select 1 ${from} limit ${SEARCH_TOTAL_CAP})`.execute(db);
+    return Number(rows[0]?.n ?? 0);
+  }
+
   return {
     async init() {
       await db.transaction().execute(async (trx) => {
@@ -226,9 +233,11 @@ export function createSqliteFtsIndex(store: Store): SearchIndex {
       if (terms.length === 0) return { total: 0, results: [] };
       const match = ftsMatchExpression(terms);
       // CROSS JOIN pins the FTS match as the outer loop: SQLite must not scan the workspace's
-      // documents and probe the FTS table once per row. FTS5's auxiliary functions cannot
-      // share a query with a window function, so the count is a query of its own, and
-      // snippet() waits for a third so it runs for the page of results only.
+      // documents and probe the FTS table once per row. bm25() runs for every match, since
+      // any of them may rank first; ORDER BY with LIMIT keeps only the best `limit` rows as
+      // it goes. FTS5's auxiliary functions cannot share a query with a window function, so
+      // the count is a query of its own (stopping at the cap; a page that is not full counts
+      // itself), and snippet() waits for a third so it runs for the page of results only.
       const from = sql`
         from search_fts cross join search_documents d on d.fts_rowid = search_fts.rowid
         where search_fts match ${match}
@@ -240,10 +249,7 @@ export function createSqliteFtsIndex(store: Store): SearchIndex {
         ${from}
         order by score desc, d.path
         limit ${query.limit}`.execute(db);
-      const total =
-        rows.length < query.limit
-          ? rows.length
-          : Number((await sql<{ n: number }>`select count(*) as n ${from}`.execute(db)).rows[0]?.n ?? 0);
+      const total = rows.length < query.limit ? rows.length : await countMatches(from);
       const marked = await snippets(
         match,
         rows.map((r) => r.rid),

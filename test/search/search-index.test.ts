@@ -1,7 +1,12 @@
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createSearchIndex, type SearchDocument, type SearchIndex } from '../../src/search/index.js';
+import {
+  createSearchIndex,
+  SEARCH_TOTAL_CAP,
+  type SearchDocument,
+  type SearchIndex,
+} from '../../src/search/index.js';
 import { openStore, type Store } from '../../src/store/database.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { tempDir } from '../helpers/server.js';
@@ -191,13 +196,69 @@ describeEachDatabase('search index on $name', (target) => {
         ]),
       );
     expect(await hits('walrus')).toBe(0);
-    expect(await hits('pelican')).toBe(1200);
+    expect(await hits('pelican')).toBe(Math.min(1200, SEARCH_TOTAL_CAP));
+    expect(await hits('pelican 1199')).toBe(1); // the last page of the last batch
     expect(await hits('heron')).toBe(1); // a page given twice: the last one wins
     await store.db.transaction().execute((trx) => index.removeMany(trx, ids.slice(0, 1000)));
     expect(await hits('pelican')).toBe(201);
     await store.db.transaction().execute((trx) => index.removeMany(trx, ids));
     expect(await hits('pelican')).toBe(0);
     expect((await search('kubernetes')).total).toBeGreaterThan(0);
+  });
+
+  it('counts matches up to SEARCH_TOTAL_CAP yet ranks every one of them', async () => {
+    const page = (i: number) => String(i).padStart(5, '0');
+    const plain = Array.from({ length: SEARCH_TOTAL_CAP + 50 }, (_, i) =>
+      doc({
+        page_id: `p-many-${page(i)}`,
+        workspace_id: 'ws-many',
+        path: `a/${page(i)}.md`,
+        title: `Note ${i}`,
+        // Every tenth page holds a rarer word: more matches than a page of results, fewer than
+        // the cap. Bodies keep one length, so the pages tie for "albatross" and go by path.
+        body: `An albatross and a ${i % 10 === 0 ? 'petrel' : 'gannet'}.`,
+      }),
+    );
+    // Better matches written last with the last paths, so neither order brings them first.
+    const best = doc({
+      page_id: 'p-many-best',
+      workspace_id: 'ws-many',
+      path: 'z/best.md',
+      title: 'Albatross',
+      body: 'The albatross, the albatross.',
+    });
+    const second = doc({
+      page_id: 'p-many-second',
+      workspace_id: 'ws-many',
+      path: 'z/second.md',
+      tags: ['albatross'],
+      body: 'An albatross.',
+    });
+    await store.db.transaction().execute((trx) => index.upsertMany(trx, [...plain, best, second]));
+
+    const many = await search('albatross', { workspaceId: 'ws-many', limit: 5 });
+    expect(many.total).toBe(SEARCH_TOTAL_CAP);
+    expect(many.results.map((r) => r.page_id)).toEqual([
+      'p-many-best',
+      'p-many-second',
+      'p-many-00000',
+      'p-many-00001',
+      'p-many-00002',
+    ]);
+    expect(many.results[0]?.snippet).toContain('<mark>albatross</mark>');
+    expect((await search('albatross', { workspaceId: 'ws-many', limit: 100 })).results).toHaveLength(100);
+
+    const fewer = await search('petrel', { workspaceId: 'ws-many', limit: 5 });
+    expect(fewer.total).toBe(Math.ceil((SEARCH_TOTAL_CAP + 50) / 10));
+    expect(fewer.results.map((r) => r.path)).toEqual([
+      'a/00000.md',
+      'a/00010.md',
+      'a/00020.md',
+      'a/00030.md',
+      'a/00040.md',
+    ]);
+
+    await store.db.transaction().execute((trx) => index.removeWorkspace(trx, 'ws-many'));
   });
 
   it('rolls back with the caller transaction', async () => {

@@ -12,7 +12,8 @@ export const discoveryTools = [
     description:
       'Full-text search over the pages of the workspace, best match first (title and tags weigh most). Use it ' +
       'to find pages about a topic before reading them. Returns { query, total, results: [{ page_id, path, ' +
-      'title, score, snippet }] } where snippet is plain text around the matches.',
+      'title, score, snippet }] } where snippet is plain text around the matches and total counts matching ' +
+      'pages up to 1000 (1000 means that many or more).',
     // The HTTP route's `q` is `query` here, the word a model reaches for.
     input: z.object({ query: searchInput.shape.q, limit: searchInput.shape.limit }),
     scope: 'workspace',

@@ -30,6 +30,7 @@ export type SearchInput = z.output<typeof searchInput>;
 /** CONTRACT.md part 3's search response. */
 export interface SearchResponse {
   query: string;
+  /** Matching pages, counted up to SEARCH_TOTAL_CAP: that number means "this many or more". */
   total: number;
   results: SearchHit[];
 }
