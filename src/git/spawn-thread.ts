@@ -5,8 +5,9 @@
  * under load). From this thread the wait holds up no request.
  *
  * The worker is plain JavaScript evaluated from a string, so it needs no entry file in
- * the bundle and no TypeScript loader. It starts on first use and is referenced only
- * while a process runs, so it never keeps the process alive.
+ * the bundle and no TypeScript loader. It starts on first use, is referenced only while a
+ * process runs, so it never keeps the process alive, and stops after a while with nothing
+ * to run, giving back the memory of its own V8 heap.
  */
 import { Worker } from 'node:worker_threads';
 
@@ -62,7 +63,11 @@ parentPort.on('message', ({ id, job }) => {
 });
 `;
 
+/** How long the thread waits for another job before it stops. */
+const IDLE_MS = 20_000;
+
 let worker: Worker | null = null;
+let idleTimer: NodeJS.Timeout | undefined;
 let nextId = 1;
 const pending = new Map<number, { resolve: (o: SpawnOutcome) => void; reject: (e: Error) => void }>();
 
@@ -75,7 +80,17 @@ function thread(): Worker {
   started.on('message', ({ id, outcome }: { id: number; outcome: SpawnOutcome }) => {
     const job = pending.get(id);
     pending.delete(id);
-    if (pending.size === 0) started.unref();
+    if (pending.size === 0) {
+      started.unref();
+      idleTimer = setTimeout(() => {
+        // A job posted meanwhile has cleared this timer; the exit is not a failure.
+        if (worker === started && pending.size === 0) {
+          worker = null;
+          void started.terminate();
+        }
+      }, IDLE_MS);
+      idleTimer.unref();
+    }
     job?.resolve({ ...outcome, stdout: asBuffer(outcome.stdout), stderr: asBuffer(outcome.stderr) });
   });
   // A worker that dies fails what it was running; the next job starts a new one.
@@ -94,6 +109,7 @@ function thread(): Worker {
 export function spawnCollect(job: SpawnJob): Promise<SpawnOutcome> {
   return new Promise((resolve, reject) => {
     const id = nextId++;
+    clearTimeout(idleTimer);
     const running = thread();
     pending.set(id, { resolve, reject });
     running.ref();

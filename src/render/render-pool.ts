@@ -5,9 +5,10 @@
  * worker still busy when it runs out is stopped (synchronous code cannot be interrupted
  * any other way) and a fresh one takes its place.
  *
- * Workers start on the first render and stop after a minute idle, so a server that
- * renders nothing pays nothing for them. The budget starts once a worker has loaded the
- * renderer, so a slow start on a busy machine does not count against a page.
+ * Workers start on the first render and stop after 20 seconds idle, so a server that
+ * renders nothing pays nothing for them and the memory of a burst comes back soon after.
+ * The budget starts once a worker has loaded the renderer, so a slow start on a busy
+ * machine does not count against a page.
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -43,7 +44,7 @@ export interface RenderPoolOptions {
   workers?: number;
   /** Time budget of one render, from the moment a worker takes it. */
   timeoutMs: number;
-  /** How long an idle worker lives (default one minute). */
+  /** How long an idle worker lives (default 20 seconds). */
   idleMs?: number;
 }
 
@@ -99,7 +100,7 @@ function startWorker(): Worker {
 /** Creates a pool; see {@link RenderPool}. */
 export function createRenderPool(options: RenderPoolOptions): RenderPool {
   const size = options.workers || defaultRenderWorkers();
-  const idleMs = options.idleMs ?? 60_000;
+  const idleMs = options.idleMs ?? 20_000;
   const slots = new Set<Slot>();
   const queue: Pending[] = [];
   let nextId = 1;
