@@ -22,6 +22,7 @@ import { createPgSchema } from '../test/helpers/pg-schema.js';
 import { freePort } from '../test/helpers/ports.js';
 import { jsonClient, registerBenchUser } from './fixture.js';
 import { type Figure, report } from './report.js';
+import { autocannon, type Cannon } from './autocannon.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const ENTRY = path.resolve(process.env.BENCH_FOLIO ?? path.join(ROOT, 'bin/folio.js'));
@@ -32,30 +33,9 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const COUNTS = (process.env.BENCH_PROCESSES ?? '1,2').split(',').map(Number);
 const LIFTED = 'contentRead=off,contentWrite=off,registration=off,auth=off';
 
-interface Cannon {
-  requests: { average: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
-
-/** Runs autocannon's CLI against `url` with the token and returns its JSON summary. */
-function autocannon(url: string, token: string, seconds: number): Promise<Cannon> {
-  const cli = path.join(ROOT, 'node_modules/autocannon/autocannon.js');
-  const args = [cli, '-c', String(CONNECTIONS), '-d', String(seconds), '--json'];
-  args.push('-H', `authorization=Bearer ${token}`, url);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`autocannon exited with ${code}`));
-      resolve(JSON.parse(out) as Cannon);
-    });
-  });
-}
+/** autocannon against `url`, signed in with `token`. */
+const load = (url: string, token: string, seconds: number): Promise<Cannon> =>
+  autocannon(url, { seconds, connections: CONNECTIONS, headers: { authorization: `Bearer ${token}` } });
 
 /** CPU seconds (user + system) used so far by `pids`, from /proc (clock ticks of 10 ms). */
 function cpuSeconds(pids: number[]): number {
@@ -167,11 +147,11 @@ async function measure(processes: number): Promise<Run> {
       title: 'Install',
       body: '# Install\n\n' + 'Folio keeps documentation in Markdown files that a team edits. '.repeat(30),
     });
-    await autocannon(server.base + page, token, 3); // warm-up: JIT, pools, caches
+    await load(server.base + page, token, 3); // warm-up: JIT, pools, caches
     const before = cpuSeconds(server.pids);
     const machineBefore = machineBusySeconds();
     const started = performance.now();
-    const cannon = await autocannon(server.base + page, token, SECONDS);
+    const cannon = await load(server.base + page, token, SECONDS);
     const wallSeconds = (performance.now() - started) / 1000;
     const coresBusy = (cpuSeconds(server.pids) - before) / wallSeconds;
     const machineCoresBusy = (machineBusySeconds() - machineBefore) / wallSeconds;

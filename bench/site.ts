@@ -17,35 +17,16 @@ import yauzl from 'yauzl';
 import { configFrom } from '../src/config.js';
 import { createFolio } from '../src/main.js';
 import { freePort } from '../test/helpers/ports.js';
+import { autocannon, type Cannon } from './autocannon.js';
 import { report } from './report.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => fs.existsSync(p));
 
-interface Cannon {
-  requests: { average: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-}
-
-/** Runs autocannon's CLI against `url` and returns its JSON summary. */
-function autocannon(url: string, seconds = DURATION, connections = CONNECTIONS): Promise<Cannon> {
-  const cli = path.join(ROOT, 'node_modules/autocannon/autocannon.js');
-  const args = [cli, '-c', String(connections), '-d', String(seconds), '--json', url];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`autocannon exited with ${code}`));
-      resolve(JSON.parse(out) as Cannon);
-    });
-  });
-}
+/** autocannon against `url` with this benchmark's defaults. */
+const load = (url: string, seconds = DURATION, connections = CONNECTIONS): Promise<Cannon> =>
+  autocannon(url, { seconds, connections });
 
 async function extract(zipBytes: Buffer, dir: string): Promise<void> {
   const zip = await yauzl.fromBufferPromise(zipBytes, { lazyEntries: true });
@@ -128,7 +109,7 @@ http {
 /** Runs autocannon while measuring the server's CPU time: req/s and CPU µs per request. */
 async function measure(url: string, cpu: () => number) {
   const before = cpu();
-  const run = await autocannon(url);
+  const run = await load(url);
   const used = cpu() - before;
   const requests = run.requests.average * DURATION;
   return { run, cpuUsPerRequest: (used * 1e6) / requests };
@@ -212,7 +193,7 @@ export async function benchSite(): Promise<void> {
     const url = `${base}/p/${ws.slug}/guides/page-7`;
     const page = await call('GET', `/p/${ws.slug}/guides/page-7`);
     const bytes = (await page.text()).length;
-    await autocannon(url, 2); // warm-up: JIT, caches
+    await load(url, 2); // warm-up: JIT, caches
     const ownCpu = () => {
       const u = process.cpuUsage();
       return (u.user + u.system) / 1e6;
@@ -220,7 +201,7 @@ export async function benchSite(): Promise<void> {
     const folio = await measure(url, ownCpu);
     const folioRun = folio.run;
     // One connection: the latency of a request that does not queue behind others.
-    const single = await autocannon(url, DURATION, 1);
+    const single = await load(url, DURATION, 1);
 
     const figures = [
       {
@@ -250,7 +231,7 @@ export async function benchSite(): Promise<void> {
       const port = await freePort();
       nginx = await startNginx(exportDir, port);
       const nginxUrl = `http://127.0.0.1:${port}/guides/page-7.html`;
-      await autocannon(nginxUrl, 2);
+      await load(nginxUrl, 2);
       const measured = await measure(nginxUrl, nginx.cpu);
       const nginxRun = measured.run;
       const ratio = (100 * folioRun.requests.average) / nginxRun.requests.average;

@@ -106,9 +106,22 @@ const MAX_QUERY = 200;
 /** Builds the published-site service. */
 export function createSite(deps: SiteDeps) {
   const { context, renderer } = deps;
-  // Keys carry the workspace's fingerprint, so a change makes old documents unreachable; the
-  // LRU bound (entries and ~32 MB) then lets them go.
   const documents = new LruCache<Document>(2_000, 32 * 1024 * 1024, (d) => d.bytes);
+  // Keys carry the workspace's fingerprint, so a change makes its documents unreachable.
+  // They are dropped at the first document of the new fingerprint rather than left to the
+  // LRU bound: under steady writes they were up to 32 MB of memory serving nothing.
+  const documentsOf = new Map<string, { fingerprint: string; keys: Set<string> }>();
+
+  function remember(workspaceId: string, fingerprint: string, key: string, doc: Document): void {
+    let mine = documentsOf.get(workspaceId);
+    if (mine?.fingerprint !== fingerprint) {
+      for (const stale of mine?.keys ?? []) documents.delete(stale);
+      mine = { fingerprint, keys: new Set() };
+      documentsOf.set(workspaceId, mine);
+    }
+    mine.keys.add(key);
+    documents.set(key, doc);
+  }
 
   function chrome(served: Served, returnTo: string | null): Chrome {
     const { state, mount } = served;
@@ -177,7 +190,7 @@ export function createSite(deps: SiteDeps) {
       const html = await build(await deps.analytics.available(state.workspace));
       const chunks = documentChunks(html);
       doc = { chunks, etag: weakEtag(html), bytes: chunks.reduce((n, c) => n + c.length, 0) };
-      documents.set(key, doc);
+      remember(state.workspace.id, state.fingerprint, key, doc);
     }
     return doc;
   }
