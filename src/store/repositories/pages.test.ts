@@ -133,6 +133,7 @@ describeEachDatabase('pages repository on $name', (target) => {
 
     await pages.updateLocation(db(), {
       id: 'p-guide',
+      workspace_id: 'ws-1',
       path: 'guides/start.md',
       content_hash: 'hash-moved',
       updated_at: '2026-02-01T00:00:00.000Z',
@@ -148,6 +149,7 @@ describeEachDatabase('pages repository on $name', (target) => {
 
     await pages.updateSortOrder(db(), {
       id: 'p-intro',
+      workspace_id: 'ws-1',
       sort_order: 7,
       frontmatter_hash: 'fm-ordered',
       updated_at: '2026-02-02T00:00:00.000Z',

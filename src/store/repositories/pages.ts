@@ -242,7 +242,7 @@ export async function upsertRows(db: Queryable, rows: readonly PageRow[]): Promi
 /** A page's new path and body hash after a move (or a link rewrite a move caused). */
 export async function updateLocation(
   db: Queryable,
-  row: Pick<PageRow, 'id' | 'path' | 'content_hash' | 'updated_at' | 'updated_by'>,
+  row: Pick<PageRow, 'id' | 'workspace_id' | 'path' | 'content_hash' | 'updated_at' | 'updated_by'>,
 ): Promise<void> {
   await db
     .updateTable('pages')
@@ -254,13 +254,13 @@ export async function updateLocation(
     })
     .where('id', '=', row.id)
     .execute();
-  await noteChangedPages(db, [row.id]);
+  await noteChanged(db, [row.workspace_id]);
 }
 
 /** A page's new `order` (and the frontmatter hash it changed) after a reorder. */
 export async function updateSortOrder(
   db: Queryable,
-  row: Pick<PageRow, 'id' | 'sort_order' | 'frontmatter_hash' | 'updated_at' | 'updated_by'>,
+  row: Pick<PageRow, 'id' | 'workspace_id' | 'sort_order' | 'frontmatter_hash' | 'updated_at' | 'updated_by'>,
 ): Promise<void> {
   await db
     .updateTable('pages')
@@ -272,7 +272,7 @@ export async function updateSortOrder(
     })
     .where('id', '=', row.id)
     .execute();
-  await noteChangedPages(db, [row.id]);
+  await noteChanged(db, [row.workspace_id]);
 }
 
 /** Removes the row at `path` (a stale one whose file is gone), except the page `exceptId`. */
