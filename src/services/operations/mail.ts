@@ -6,6 +6,7 @@ import type { Store } from '../../store/database.js';
 import type { Database } from '../../store/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Metrics } from '../../metrics/metrics.js';
+import { coalescedRuns } from '../../lib/coalesced-runs.js';
 
 export interface Mail {
   to: string;
@@ -86,7 +87,6 @@ export async function createMailWorker(deps: {
   // nodemailer is loaded only when mail is configured.
   const transport = deps.transport ?? (await import('nodemailer')).default.createTransport(deps.smtpUrl);
   const db = deps.store.db;
-  let running: Promise<void> | null = null;
   let timer: NodeJS.Timeout | null = null;
 
   /** Takes the mail for this worker; false when another worker took it first. */
@@ -149,23 +149,9 @@ export async function createMailWorker(deps: {
   }
 
   // A wake-up during a run may concern mail that run's query did not see, so one more run follows.
-  let rerun = false;
-
+  const runs = coalescedRuns(drainOnce);
   /** Drains what is due; a call during a run shares it and schedules one more run after it. */
-  const drain = (): Promise<void> => {
-    if (running) {
-      rerun = true;
-      return running;
-    }
-    running = drainOnce().finally(() => {
-      running = null;
-      if (rerun) {
-        rerun = false;
-        void drain().catch(() => undefined);
-      }
-    });
-    return running;
-  };
+  const drain = runs.run;
 
   return {
     drain,
@@ -175,11 +161,7 @@ export async function createMailWorker(deps: {
     },
     async stop() {
       if (timer) clearInterval(timer);
-      rerun = false;
-      await running;
-      // A rerun may have begun as the last run ended.
-      rerun = false;
-      await running;
+      await runs.halt();
       transport.close();
     },
   };

@@ -6,6 +6,7 @@ import type { Store } from '../../store/database.js';
 import type { WebhookDeliveryRow, WebhookRow } from '../../store/schema.js';
 import { DELIVERY_LOG_SIZE } from './webhooks.js';
 import { sendDelivery } from './send.js';
+import { coalescedRuns } from '../../lib/coalesced-runs.js';
 import { checkTarget, type TargetRules } from './target.js';
 
 const HOUR = 3_600_000;
@@ -53,8 +54,6 @@ export function createWebhookDelivery(deps: DeliveryDeps) {
   const deactivateAfterMs = deps.deactivateAfterMs ?? 3 * DAY;
   const now = () => deps.clock.now();
   let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  let again = false;
   let stopped = true;
 
   async function claim(row: WebhookDeliveryRow): Promise<boolean> {
@@ -197,24 +196,12 @@ export function createWebhookDelivery(deps: DeliveryDeps) {
     }
   }
 
+  // A delivery queued during a pass may not be in what it read, so one more pass follows.
+  const runs = coalescedRuns(() =>
+    drainOnce().catch((error: unknown) => deps.logger.warn({ err: error }, 'webhook deliveries failed')),
+  );
   /** Drains what is due; a call during a run schedules one more run after it. */
-  function drain(): Promise<void> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      do {
-        again = false;
-        await drainOnce().catch((error: unknown) =>
-          deps.logger.warn({ err: error }, 'webhook deliveries failed'),
-        );
-      } while (again && !stopped);
-    })().finally(() => {
-      running = null;
-    });
-    return running;
-  }
+  const drain = runs.run;
 
   return {
     drain,
@@ -261,6 +248,7 @@ export function createWebhookDelivery(deps: DeliveryDeps) {
 
     start(): void {
       stopped = false;
+      runs.resume();
       timer = setInterval(() => void drain(), deps.pollMs ?? 5_000);
       timer.unref();
       void drain();
@@ -270,7 +258,7 @@ export function createWebhookDelivery(deps: DeliveryDeps) {
       stopped = true;
       if (timer) clearInterval(timer);
       timer = null;
-      await running;
+      await runs.halt();
     },
   };
 }
