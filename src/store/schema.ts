@@ -41,6 +41,9 @@ export interface Database {
   passkey_challenges: PasskeyChallengesTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  change_requests: ChangeRequestsTable;
+  change_request_reviews: ChangeRequestReviewsTable;
+  change_request_review_comments: ChangeRequestReviewCommentsTable;
 }
 
 export type Flag = 0 | 1;
@@ -487,3 +490,50 @@ export interface WebhookDeliveriesTable {
 }
 
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+
+/** A change request: page edits on branch `folio/cr/<number>` (migration 0012). */
+export interface ChangeRequestsTable {
+  id: string;
+  workspace_id: string;
+  number: number;
+  title: string;
+  description: string;
+  status: 'open' | 'merged' | 'closed';
+  author_id: string | null;
+  /** The live commit the branch started from. */
+  base_commit: string;
+  /** The branch's last commit as Folio made it. */
+  head_commit: string;
+  merge_commit: string | null;
+  merged_by: string | null;
+  closed_by: string | null;
+  created_at: string;
+  updated_at: string;
+  merged_at: string | null;
+  closed_at: string | null;
+}
+
+export type ChangeRequestRow = Selectable<ChangeRequestsTable>;
+
+/** A review of a change request. */
+export interface ChangeRequestReviewsTable {
+  id: string;
+  change_request_id: string;
+  reviewer_id: string | null;
+  verdict: 'approve' | 'request_changes' | 'comment';
+  body: string;
+  created_at: string;
+}
+
+export type ChangeRequestReviewRow = Selectable<ChangeRequestReviewsTable>;
+
+/** An inline comment of a review on one line of a page (the line number in the request's version). */
+export interface ChangeRequestReviewCommentsTable {
+  id: string;
+  review_id: string;
+  page: string;
+  line: number;
+  body: string;
+}
+
+export type ChangeRequestReviewCommentRow = Selectable<ChangeRequestReviewCommentsTable>;
