@@ -48,6 +48,19 @@ export interface EventPayloads {
   'workspace-published': { workspace_id: string; published: number; actor: string | null };
   /** Internal: web edits were committed to the workspace's repository; the sync engine pushes them. */
   'commits-made': { workspace_id: string };
+  /** Additive (sent over WebSocket): change request `number` was opened. */
+  'change-request-opened': { workspace_id: string; number: number; title: string; actor: string | null };
+  /** Additive (sent over WebSocket): a review of change request `number` was given. */
+  'change-request-reviewed': {
+    workspace_id: string;
+    number: number;
+    verdict: 'approve' | 'request_changes' | 'comment';
+    actor: string | null;
+  };
+  /** Additive (sent over WebSocket): change request `number` was merged (actor null: on the git host). */
+  'change-request-merged': { workspace_id: string; number: number; commit: string; actor: string | null };
+  /** Additive (sent over WebSocket): change request `number` was closed without merging. */
+  'change-request-closed': { workspace_id: string; number: number; actor: string | null };
 }
 
 export type EventType = keyof EventPayloads;

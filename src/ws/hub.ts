@@ -25,6 +25,10 @@ export const WS_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>([
   'bulk-sync',
   'presence-update',
   'comment-changed',
+  'change-request-opened',
+  'change-request-reviewed',
+  'change-request-merged',
+  'change-request-closed',
 ]);
 
 export interface HubOptions {

@@ -12,6 +12,10 @@ export const WEBHOOK_EVENTS = [
   'conflict.detected',
   'version.created',
   'workspace.published',
+  'change_request.opened',
+  'change_request.reviewed',
+  'change_request.merged',
+  'change_request.closed',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
@@ -46,6 +50,13 @@ export function webhookEventOf(
     }
     case 'workspace-published':
       return as('workspace.published', { published: event.payload.published, actor: event.payload.actor });
+    case 'change-request-opened':
+    case 'change-request-reviewed':
+    case 'change-request-merged':
+    case 'change-request-closed': {
+      const { workspace_id: _id, ...data } = event.payload;
+      return as(`change_request.${event.type.slice('change-request-'.length)}` as WebhookEvent, data);
+    }
     default:
       return null;
   }
