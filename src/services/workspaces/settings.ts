@@ -20,6 +20,8 @@ export interface WorkspaceSettings {
   site_description: string;
   frontmatter_mode: 'strict' | 'lenient';
   default_version: string | null;
+  /** Approvals a change request needs before an editor may merge it (admins always may). */
+  required_approvals: number;
 }
 
 /** PUT takes any subset; unknown keys are refused so a typo is not silently dropped. */
@@ -39,6 +41,12 @@ export const updateSettingsInput = z
       .max(100)
       .regex(/^[A-Za-z0-9._-]+$/, 'default_version must be a version slug')
       .nullable(),
+    required_approvals: z
+      .number({ error: 'required_approvals must be a whole number from 0 to 5' })
+      .int('required_approvals must be a whole number from 0 to 5')
+      .min(0, 'required_approvals must be a whole number from 0 to 5')
+      .max(5, 'required_approvals must be a whole number from 0 to 5')
+      .describe('Approvals a change request needs before an editor may merge it (0 to 5).'),
   })
   .partial()
   .strict();
@@ -66,6 +74,7 @@ export function readSettings(
     site_description: valid('site_description') ?? '',
     frontmatter_mode: valid('frontmatter_mode') ?? defaults.frontmatterMode,
     default_version: valid('default_version') ?? null,
+    required_approvals: valid('required_approvals') ?? 0,
   };
 }
 
