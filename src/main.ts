@@ -34,6 +34,7 @@ import { gitWebhookRoutes } from './http/routes/git-webhook.js';
 import { syncRoutes } from './http/routes/sync.js';
 import { wsRoutes } from './http/routes/ws.js';
 import { webhookRoutes } from './http/routes/webhooks.js';
+import { changeRequestRoutes } from './http/routes/change-requests.js';
 import { metricsRoutes } from './http/routes/metrics.js';
 import { startMetricsListener } from './http/metrics-listener.js';
 import { createWebApp } from './http/web-app.js';
@@ -109,6 +110,7 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
       workspaceRoutes(services),
       syncRoutes(services),
       webhookRoutes(services),
+      changeRequestRoutes(services),
       gitRemoteRoutes(services),
       gitWebhookRoutes(services),
       contentRoutes(services),

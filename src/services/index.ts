@@ -56,6 +56,7 @@ import { meteredSearch } from '../metrics/metered-search.js';
 import { type Metrics, NO_METRICS } from '../metrics/metrics.js';
 import { createOutboundWebhooks, type DeliveryOptions } from './webhooks/index.js';
 import type { HostResolver } from '../git/remote-url.js';
+import { createChangeRequests } from './change-requests/index.js';
 
 /** Spends one unit of a rate-limit bucket; false once it is exhausted. */
 export type Quota = (bucket: BucketName, key: string) => Promise<boolean>;
@@ -239,6 +240,11 @@ export async function createServices(deps: ServiceDeps) {
     quota: deps.quota,
   });
   const rebuilder = createRebuilder({ store, clock, logger, dataDir, reconciler, moveRecovery });
+  // Change requests: page edits on their own branch, reviewed, then merged like a pull.
+  const changeRequests = createChangeRequests({
+    ...{ store, clock, events: deps.events, logger, access, reconciler, dataDir, frontmatterMode },
+    git: gitSync.branches,
+  });
 
   const services = {
     access,
@@ -283,6 +289,7 @@ export async function createServices(deps: ServiceDeps) {
       publicUpload: publishing.site.publicUpload,
     }),
     gitSync,
+    changeRequests,
     webhooks: outbound.webhooks,
     templates: createTemplates(),
     backups,
@@ -331,6 +338,7 @@ export async function createServices(deps: ServiceDeps) {
       gitSync.start();
       outbound.delivery.start();
       startPublishing();
+      changeRequests.start();
     },
 
     /** Stops background work, letting a run in progress finish. */
@@ -338,6 +346,7 @@ export async function createServices(deps: ServiceDeps) {
       await mailWorker?.stop();
       await backups.stop();
       await reconciler.stop();
+      await changeRequests.stop();
       await gitSync.stop();
       await outbound.delivery.stop();
       stopPublishing();

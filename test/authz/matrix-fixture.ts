@@ -175,6 +175,16 @@ export async function buildFixture(server: TestServer): Promise<Fixture> {
     'templates',
   );
 
+  // Change request #1, the target of the change-request routes.
+  await ok(
+    server.request('POST', `/api/v1/workspaces/${ws.id}/change-requests`, {
+      token: owner.token,
+      body: { title: 'Matrix request' },
+    }),
+    201,
+    'change request',
+  );
+
   let n = 0;
   return {
     ws,

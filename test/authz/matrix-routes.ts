@@ -267,6 +267,30 @@ export const ROUTES: Record<string, RouteSpec> = {
     callAllowed: true,
   },
   'GET /api/v1/workspaces/:id/share-links': { access: { role: 'admin' } },
+  'GET /api/v1/workspaces/:id/change-requests': { access: { role: 'viewer' } },
+  'POST /api/v1/workspaces/:id/change-requests': {
+    access: { role: 'editor' },
+    body: () => ({ title: 'Another request' }),
+    callAllowed: true,
+  },
+  'GET /api/v1/workspaces/:id/change-requests/:n': {
+    access: { role: 'viewer' },
+    path: (f) => WS(f, '/change-requests/1'),
+  },
+  'POST /api/v1/workspaces/:id/change-requests/:n/reviews': {
+    access: { role: 'commenter' },
+    path: (f) => WS(f, '/change-requests/1/reviews'),
+    body: () => ({ verdict: 'comment', body: 'A remark' }),
+    callAllowed: true,
+  },
+  'POST /api/v1/workspaces/:id/change-requests/:n/merge': {
+    access: { role: 'editor' },
+    path: (f) => WS(f, '/change-requests/1/merge'),
+  },
+  'POST /api/v1/workspaces/:id/change-requests/:n/close': {
+    access: { role: 'editor' },
+    path: (f) => WS(f, '/change-requests/1/close'),
+  },
   'GET /api/v1/workspaces/:id/webhooks': { access: { role: 'admin' } },
   'POST /api/v1/workspaces/:id/webhooks': {
     access: { role: 'admin' },

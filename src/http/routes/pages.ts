@@ -8,6 +8,7 @@ import {
   updatePageInput,
 } from '../../services/pages/index.js';
 import { reorderInput } from '../../services/pages/index.js';
+import { changeRequestQuery } from '../../services/change-requests/index.js';
 import { requireActor, requireSignedIn } from '../auth-context.js';
 import { acceptsGzip } from '../accepts-gzip.js';
 import { pageObject, pageTree } from '../response-schemas.js';
@@ -23,6 +24,8 @@ const WRITE = { rateLimit: 'contentWrite' } as const;
  */
 export function contentRoutes(services: Services) {
   const { pages } = services;
+  // `?change_request=<n>`: the same operation on that change request's branch instead.
+  const inRequest = services.changeRequests.pages;
   return (scope: FastifyInstance) => {
     const app = scope.withTypeProvider<ZodTypeProvider>();
     const base = '/api/v1/content/:workspace';
@@ -61,10 +64,18 @@ export function contentRoutes(services: Services) {
       `${base}/move`,
       {
         ...write,
-        schema: { params: contentParams, body: movePageAliasInput, response: { 200: pageObject } },
+        schema: {
+          params: contentParams,
+          querystring: changeRequestQuery,
+          body: movePageAliasInput,
+          response: { 200: pageObject },
+        },
       },
       async (request) => {
         const { path, new_path } = request.body;
+        const n = request.query.change_request;
+        if (n !== undefined)
+          return inRequest.move(requireActor(request), request.params.workspace, n, path, new_path);
         return pages.move(requireActor(request), request.params.workspace, path, new_path);
       },
     );
@@ -72,16 +83,38 @@ export function contentRoutes(services: Services) {
     // `*` is the page path, already percent-decoded by the router; pages.ts normalises and checks it.
     app.get(
       `${base}/*`,
-      { config: READ, schema: { params: pageParams, response: { 200: pageObject } } },
-      async (request) => pages.read(requireActor(request), request.params.workspace, request.params['*']),
+      {
+        config: READ,
+        schema: { params: pageParams, querystring: changeRequestQuery, response: { 200: pageObject } },
+      },
+      async (request) => {
+        const { workspace, '*': path } = request.params;
+        const n = request.query.change_request;
+        if (n !== undefined) return inRequest.read(requireActor(request), workspace, n, path);
+        return pages.read(requireActor(request), workspace, path);
+      },
     );
 
     app.post(
       `${base}/*`,
-      { ...write, schema: { params: pageParams, body: createPageInput, response: { 201: pageObject } } },
+      {
+        ...write,
+        schema: {
+          params: pageParams,
+          querystring: changeRequestQuery,
+          body: createPageInput,
+          response: { 201: pageObject },
+        },
+      },
       async (request, reply) => {
         const { workspace, '*': path } = request.params;
-        return reply.code(201).send(await pages.create(requireActor(request), workspace, path, request.body));
+        const n = request.query.change_request;
+        const actor = requireActor(request);
+        const page =
+          n !== undefined
+            ? await inRequest.create(actor, workspace, n, path, request.body)
+            : await pages.create(actor, workspace, path, request.body);
+        return reply.code(201).send(page);
       },
     );
 
@@ -90,27 +123,55 @@ export function contentRoutes(services: Services) {
       `${base}/*`,
       {
         ...write,
-        schema: { params: pageParams, body: updatePageInput, response: { 200: pageObject, 201: pageObject } },
+        schema: {
+          params: pageParams,
+          querystring: changeRequestQuery,
+          body: updatePageInput,
+          response: { 200: pageObject, 201: pageObject },
+        },
       },
       async (request, reply) => {
         const { workspace, '*': path } = request.params;
-        const { page, created } = await pages.update(requireActor(request), workspace, path, request.body);
+        const n = request.query.change_request;
+        const actor = requireActor(request);
+        const { page, created } =
+          n !== undefined
+            ? await inRequest.update(actor, workspace, n, path, request.body)
+            : await pages.update(actor, workspace, path, request.body);
         return reply.code(created ? 201 : 200).send(page);
       },
     );
 
     app.patch(
       `${base}/*`,
-      { ...write, schema: { params: pageParams, body: movePageInput, response: { 200: pageObject } } },
+      {
+        ...write,
+        schema: {
+          params: pageParams,
+          querystring: changeRequestQuery,
+          body: movePageInput,
+          response: { 200: pageObject },
+        },
+      },
       async (request) => {
         const { workspace, '*': path } = request.params;
+        const n = request.query.change_request;
+        if (n !== undefined)
+          return inRequest.move(requireActor(request), workspace, n, path, request.body.new_path);
         return pages.move(requireActor(request), workspace, path, request.body.new_path);
       },
     );
 
-    app.delete(`${base}/*`, { config: WRITE, schema: { params: pageParams } }, async (request, reply) => {
-      await pages.remove(requireActor(request), request.params.workspace, request.params['*']);
-      return reply.code(204).send();
-    });
+    app.delete(
+      `${base}/*`,
+      { config: WRITE, schema: { params: pageParams, querystring: changeRequestQuery } },
+      async (request, reply) => {
+        const { workspace, '*': path } = request.params;
+        const n = request.query.change_request;
+        if (n !== undefined) await inRequest.remove(requireActor(request), workspace, n, path);
+        else await pages.remove(requireActor(request), workspace, path);
+        return reply.code(204).send();
+      },
+    );
   };
 }

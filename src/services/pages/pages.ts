@@ -310,7 +310,7 @@ function lastGood(row: PageRow): Record<string, unknown> {
 }
 
 /** `base` with `patch` applied: `null` removes a key; `id` stays the row's (absent for a new page). */
-function mergeFrontmatter(
+export function mergeFrontmatter(
   row: PageRow | undefined,
   base: Record<string, unknown>,
   patch: FrontmatterPatch | undefined,

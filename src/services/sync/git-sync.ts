@@ -163,6 +163,21 @@ export function createGitSync(deps: GitSyncDeps) {
       });
     },
 
+    /**
+     * What change requests need to work on a workspace's repository beside the sync engine:
+     * its locks (the same ones, so a request's merge and a sync take turns), the opener,
+     * the waiting web commits, the remote's credentials, and a push of the live branch.
+     */
+    branches: {
+      lock,
+      repoLock,
+      network,
+      repos,
+      flushLocked: commits.flushLocked,
+      authFor: remote.authFor,
+      pushSoon: sync.pushSoon,
+    },
+
     /** Workspaces whose last commit failed, and why (`/api/ready` reports them). */
     commitFailures: commits.failures,
 
