@@ -116,6 +116,13 @@ describeEachDatabase('change requests over HTTP and git ($name)', (target: Datab
       required_approvals: 1,
     });
     expect(set.body.required_approvals).toBe(1);
+    for (const wrong of [6, -1, 1.5, '2']) {
+      const refused = await caller(env, owner)('PUT', `/api/v1/workspaces/${ws.id}/admin/settings`, {
+        required_approvals: wrong,
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toBe('VALIDATION_ERROR');
+    }
     await openRequest(env, editor, ws.id);
     await editInRequest(env, editor, ws.slug, 1, 'guide.md', 'line one\nchanged\nline three\n');
 

@@ -244,6 +244,7 @@ describeEachDatabase('members, settings and onboarding ($name)', (target) => {
       site_description: '',
       frontmatter_mode: 'lenient',
       default_version: null,
+      required_approvals: 0,
     });
     const put = (body: unknown, token = owner.token) =>
       server.request('PUT', `/api/v1/workspaces/${ws.id}/admin/settings`, { token, body });
