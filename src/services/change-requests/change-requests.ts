@@ -91,16 +91,16 @@ export function createChangeRequestCore(ctx: RequestContext) {
       const { workspace: ws } = await deps.access.require(actor, workspace, CAN.edit);
       const now = deps.clock.now().toISOString();
       const row = await deps.git.repoLock.run(ws.id, async () => {
-        // Live edits still waiting for their commit belong in the request's starting point.
+        // Live edits still waiting for their commit, and files written without one (a
+        // starter page, an edit on disk), belong in the request's starting point.
         await deps.git.flushLocked(ws.id);
         const repo = await deps.git.repos.open(ws);
-        const base =
-          (await repo.head()) ??
-          (await repo.commitAll({
-            authorName: FOLIO_IDENTITY.name,
-            authorEmail: FOLIO_IDENTITY.email,
-            message: 'docs: commit changes found on disk',
-          }));
+        await repo.commitAll({
+          authorName: FOLIO_IDENTITY.name,
+          authorEmail: FOLIO_IDENTITY.email,
+          message: 'docs: commit changes found on disk',
+        });
+        const base = await repo.head();
         if (base === null)
           throw new AppError('CONFLICT', 'The workspace has no commit to start a change request from');
         const number = await requestsTable.nextNumber(db, ws.id);
