@@ -14,6 +14,8 @@ import { WorkspaceScreen } from './workspace/workspace-screen';
 
 // Administration is a chunk of its own: most visits never open it.
 const AdminScreen = lazy(() => import('./admin/admin-screen'));
+// Change requests, likewise.
+const ChangeRequestsScreen = lazy(() => import('./change-requests/change-requests-screen'));
 
 /** Renders its children for a signed-in user; sends anyone else to sign in, then back here. */
 function RequireSession({ children }: { children: ReactNode }) {
@@ -66,6 +68,16 @@ export function AppRoutes() {
         element={
           <RequireSession>
             <Home />
+          </RequireSession>
+        }
+      />
+      <Route
+        path="/w/:slug/change-requests/*"
+        element={
+          <RequireSession>
+            <Suspense fallback={<Loading />}>
+              <ChangeRequestsScreen />
+            </Suspense>
           </RequireSession>
         }
       />

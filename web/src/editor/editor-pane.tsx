@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import { ApiError } from '../api/client';
 import { loadPage } from '../api/page-loads';
 import { canEdit, type Page, type Role } from '../api/types';
@@ -147,6 +148,11 @@ function OpenPage({
             <button type="button" className="button small" onClick={() => setEditingDetails(true)}>
               Details…
             </button>
+          )}
+          {editable && (
+            <Link className="button small" to={`/w/${slug}/change-requests?edit=${encodeURIComponent(path)}`}>
+              Edit in a change request
+            </Link>
           )}
           {onMove && (
             <button type="button" className="button small" onClick={onMove}>

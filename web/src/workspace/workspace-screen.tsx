@@ -153,6 +153,11 @@ export function WorkspaceScreen() {
                 onRename={editable ? (path) => setDialog({ kind: 'rename', path }) : undefined}
               />
             )}
+            <div className="sidebar-footer">
+              <Link to={`/w/${slug}/change-requests`} className="button small ghost">
+                Change requests
+              </Link>
+            </div>
             {canAdminister(workspace.role) && (
               <div className="sidebar-footer">
                 <Link to={`/settings/w/${slug}`} className="button small ghost">
