@@ -4,6 +4,7 @@ import { afterEach, expect, it } from 'vitest';
 import { runGit } from '../../src/git/git.js';
 import { describeEachDatabase, type DatabaseTarget } from '../helpers/databases.js';
 import { grantRole } from '../helpers/workspace-access.js';
+import { rawRequest } from '../content/content-helpers.js';
 import { registerUser, type TestUser } from '../helpers/users.js';
 import { eventually, type SyncEnv, startSync, treeOf } from '../sync/sync-helpers.js';
 import { caller, contentUrl, crUrl, editInRequest, openRequest } from './cr-helpers.js';
@@ -108,6 +109,59 @@ describeEachDatabase('change requests over HTTP and git ($name)', (target: Datab
     const list = await caller(env, editor)('GET', crUrl(ws.id, '?status=merged'));
     expect(list.body).toMatchObject({ data: [{ number: 1, status: 'merged' }], next_cursor: null });
     expect((await caller(env, editor)('GET', crUrl(ws.id, '?status=open'))).body.data).toEqual([]);
+  });
+
+  it('moves and deletes pages inside a request; the live pages follow only at the merge', async () => {
+    const { ws, owner, editor } = await seeded();
+    const before = await caller(env, owner)('GET', contentUrl(ws.slug, 'guide.md'));
+    await openRequest(env, editor, ws.id);
+    const moved = await caller(env, editor)('PATCH', contentUrl(ws.slug, 'guide.md', 1), {
+      new_path: 'guides/start.md',
+    });
+    expect(moved.status, moved.text).toBe(200);
+    expect(moved.body).toMatchObject({ path: 'guides/start.md', page_id: before.body.page_id });
+    const gone = await caller(env, editor)('DELETE', contentUrl(ws.slug, 'faq.md', 1));
+    expect(gone.status).toBe(204);
+    expect((await caller(env, editor)('GET', contentUrl(ws.slug, 'faq.md', 1))).status).toBe(404);
+    expect((await caller(env, editor)('GET', contentUrl(ws.slug, 'faq.md'))).status).toBe(200);
+    expect((await caller(env, editor)('GET', contentUrl(ws.slug, 'guide.md'))).status).toBe(200);
+
+    // Who may do what inside a request follows the content API's roles.
+    const viewer = await registerUser(env.server, { name: 'Vera Viewer' });
+    await grantRole(env.server, ws, viewer, 'viewer');
+    expect((await caller(env, viewer)('GET', contentUrl(ws.slug, 'guides/start.md', 1))).status).toBe(200);
+    const refused = await caller(env, viewer)('POST', contentUrl(ws.slug, 'x.md', 1), { title: 'X' });
+    expect(refused.status).toBe(403);
+    const stranger = await registerUser(env.server, { name: 'Sam Stranger' });
+    expect((await caller(env, stranger)('GET', contentUrl(ws.slug, 'guides/start.md', 1))).status).toBe(404);
+    expect((await caller(env, stranger)('GET', crUrl(ws.id, '/1'))).status).toBe(404);
+    expect((await caller(env, editor)('GET', contentUrl(ws.slug, 'guide.md', 99))).status).toBe(404);
+    const bad = await caller(env, editor)('GET', `/api/v1/content/${ws.slug}/guide.md?change_request=abc`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe('VALIDATION_ERROR');
+    for (const evil of ['../../escape.md', '%2e%2e/%2e%2e/escape.md']) {
+      const escape = await rawRequest(
+        env.server,
+        'PUT',
+        `/api/v1/content/${ws.slug}/${evil}?change_request=1`,
+        {
+          token: editor.token,
+          body: { body: 'x' },
+        },
+      );
+      expect(escape.status, evil).toBe(400);
+    }
+    expect(fs.existsSync(path.join(env.server.dataDir, 'meta', ws.id, 'escape.md'))).toBe(false);
+
+    const detail = await caller(env, editor)('GET', crUrl(ws.id, '/1'));
+    expect(detail.body.pages.map((p: any) => [p.path, p.change, p.old_path])).toEqual([
+      ['faq.md', 'deleted', null],
+      ['guides/start.md', 'moved', 'guide.md'],
+    ]);
+    expect((await caller(env, owner)('POST', crUrl(ws.id, '/1/merge'))).status).toBe(200);
+    const after = await caller(env, owner)('GET', contentUrl(ws.slug, 'guides/start.md'));
+    expect(after.body.page_id).toBe(before.body.page_id);
+    expect((await caller(env, owner)('GET', contentUrl(ws.slug, 'faq.md'))).status).toBe(404);
   });
 
   it('refuses self-approval and enforces the required approvals for editors', async () => {

@@ -3,7 +3,7 @@ import { type PageFile, WorkspaceFiles } from '../../content/workspace-files.js'
 import type { Actor } from '../../domain/actor.js';
 import { canonicalFrontmatter, contentHash, readPageMeta } from '../../domain/frontmatter.js';
 import { normalizePagePath } from '../../domain/paths.js';
-import { CAN, type Requirement } from '../../domain/policy.js';
+import { atLeast, CAN, type Requirement } from '../../domain/policy.js';
 import { AppError, conflict, invalid, notFound } from '../../errors.js';
 import * as pagesTable from '../../store/repositories/pages.js';
 import * as requestsTable from '../../store/repositories/change-requests.js';
@@ -103,7 +103,10 @@ export function createBranchPages(ctx: RequestContext) {
       const at = await locate(actor, workspace, number, path, CAN.read);
       const file = await at.files.read(at.path);
       if (!file) throw notFound('Page');
-      return present(at, file, null);
+      const page = await present(at, file, null);
+      // As on the live pages: strict mode's restricted pages are for admins only.
+      if (page.restricted && !atLeast(at.located.role, 'admin')) throw notFound('Page');
+      return page;
     },
 
     /** Creates a page in the request; 409 when the request already has one at the path. */
