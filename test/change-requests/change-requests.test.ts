@@ -109,7 +109,7 @@ describeEachDatabase('change requests over HTTP and git ($name)', (target: Datab
     const list = await caller(env, editor)('GET', crUrl(ws.id, '?status=merged'));
     expect(list.body).toMatchObject({ data: [{ number: 1, status: 'merged' }], next_cursor: null });
     expect((await caller(env, editor)('GET', crUrl(ws.id, '?status=open'))).body.data).toEqual([]);
-  });
+  }, 120_000);
 
   it('moves and deletes pages inside a request; the live pages follow only at the merge', async () => {
     const { ws, owner, editor } = await seeded();
@@ -162,7 +162,7 @@ describeEachDatabase('change requests over HTTP and git ($name)', (target: Datab
     const after = await caller(env, owner)('GET', contentUrl(ws.slug, 'guides/start.md'));
     expect(after.body.page_id).toBe(before.body.page_id);
     expect((await caller(env, owner)('GET', contentUrl(ws.slug, 'faq.md'))).status).toBe(404);
-  });
+  }, 120_000);
 
   it('refuses self-approval and enforces the required approvals for editors', async () => {
     const { ws, owner, editor } = await seeded();
@@ -223,7 +223,7 @@ describeEachDatabase('change requests over HTTP and git ($name)', (target: Datab
     const merged = await caller(env, editor)('POST', crUrl(ws.id, '/1/merge'));
     expect(merged.status, merged.text).toBe(200);
     expect(merged.body.status).toBe('merged');
-  });
+  }, 120_000);
 
   it('reports a conflict with a live edit to the same lines per page and changes nothing', async () => {
     const { ws, owner, editor } = await seeded();
@@ -261,7 +261,7 @@ describeEachDatabase('change requests over HTTP and git ($name)', (target: Datab
       'edited live',
     );
     expect((await caller(env, owner)('GET', crUrl(ws.id, '/1'))).body.status).toBe('open');
-  });
+  }, 120_000);
 
   it('closing a request deletes its branch and worktree', async () => {
     const { ws, editor } = await seeded();
@@ -286,5 +286,5 @@ describeEachDatabase('change requests over HTTP and git ($name)', (target: Datab
     expect((await caller(env, editor)('GET', contentUrl(ws.slug, 'guide.md', 1))).status).toBe(409);
     expect((await caller(env, editor)('POST', crUrl(ws.id, '/1/merge'))).status).toBe(409);
     await eventually(async () => env.events.some((e) => e.type === 'change-request-closed'));
-  });
+  }, 120_000);
 });

@@ -95,5 +95,5 @@ describeEachDatabase('change-request events ($name)', (target: DatabaseTarget) =
       expect(actions).toContain(action);
     }
     expect((await as('GET', contentUrl(ws.slug, welcome.path))).body.content).toBe('Rewritten welcome.\n');
-  });
+  }, 120_000);
 });

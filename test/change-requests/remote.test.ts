@@ -51,5 +51,20 @@ describeEachDatabase('change requests with a git remote ($name)', (target: Datab
     expect(env.events.some((e) => e.type === 'change-request-merged')).toBe(true);
     // Its local branch is cleaned away like a merge made in Folio.
     await eventually(async () => (await fileAt(bare, 'guide.md', 'folio/cr/1')) === null);
-  });
+
+    // A merge made in Folio reaches the remote like any web edit; the branch leaves it.
+    await openRequest(env, env.owner, ws.id, 'Merged in Folio');
+    await editInRequest(
+      env,
+      env.owner,
+      ws.slug,
+      2,
+      'guide.md',
+      'first\nreviewed on the host\nand in Folio\n',
+    );
+    expect(await fileAt(bare, 'guide.md', 'folio/cr/2')).toContain('and in Folio');
+    expect((await as('POST', crUrl(ws.id, '/2/merge'))).status).toBe(200);
+    await eventually(async () => (await fileAt(bare, 'guide.md'))?.includes('and in Folio'));
+    expect(await fileAt(bare, 'guide.md', 'folio/cr/2')).toBeNull();
+  }, 120_000);
 });
