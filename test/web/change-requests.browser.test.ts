@@ -34,6 +34,8 @@ describeInChromium('web app: change requests', () => {
 
   it('is opened from the editor, edited, reviewed by a second user and merged from the web app', async () => {
     const { context, page } = await app.openWorkspace('guide.md', { as: editor });
+    await page.getByRole('link', { name: 'Change requests' }).waitFor();
+    await page.screenshot({ path: path.join(ARTIFACTS, 'change-request-entry.png') });
     await page.getByRole('link', { name: 'Edit in a change request' }).click();
     await page.getByLabel('Title').fill('Explain the install');
     await page.getByLabel('Description').fill('Adds the missing step.');
