@@ -57,10 +57,15 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     req.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://fake');
-      // The hosted page a Checkout Session's url leads to (what a browser sees).
-      if (req.method === 'GET' && url.pathname.startsWith('/checkout/')) {
+      // The hosted pages sessions' urls lead to (what a browser sees).
+      const hosted = url.pathname.startsWith('/checkout/')
+        ? 'Checkout'
+        : url.pathname.startsWith('/portal/')
+          ? 'Customer Portal'
+          : null;
+      if (req.method === 'GET' && hosted) {
         res.writeHead(200, { 'content-type': 'text/html' });
-        res.end('<!doctype html><title>Fake Stripe Checkout</title><h1>Fake Stripe Checkout</h1>');
+        res.end(`<!doctype html><title>Fake Stripe ${hosted}</title><h1>Fake Stripe ${hosted}</h1>`);
         return;
       }
       if (req.headers.authorization !== `Bearer ${secretKey}`) {

@@ -14,6 +14,7 @@ import { WorkspaceScreen } from './workspace/workspace-screen';
 
 // Administration is a chunk of its own: most visits never open it.
 const AdminScreen = lazy(() => import('./admin/admin-screen'));
+const BillingPage = lazy(() => import('./billing/billing-page'));
 
 /** Renders its children for a signed-in user; sends anyone else to sign in, then back here. */
 function RequireSession({ children }: { children: ReactNode }) {
@@ -91,6 +92,16 @@ export function AppRoutes() {
           <RequireSession>
             <Suspense fallback={<Loading />}>
               <AdminScreen />
+            </Suspense>
+          </RequireSession>
+        }
+      />
+      <Route
+        path="/settings/billing"
+        element={
+          <RequireSession>
+            <Suspense fallback={<Loading />}>
+              <BillingPage />
             </Suspense>
           </RequireSession>
         }
