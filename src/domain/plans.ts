@@ -89,8 +89,14 @@ export const RATE_TIERS: Readonly<Record<PlanId, Record<TieredBucket, number>>> 
 
 /** Stripe subscription statuses that keep the paid plan in force. */
 const PAYING = new Set(['active', 'trialing']);
-/** Statuses that mean a payment failed: the paid plan holds until the grace period ends. */
-const IN_ARREARS = new Set(['past_due', 'unpaid', 'incomplete']);
+/**
+ * Statuses that mean a renewal payment failed: the paid plan holds until the grace period
+ * ends. (`incomplete` is a first payment that never succeeded: nothing was ever paid.)
+ */
+const IN_ARREARS = new Set(['past_due', 'unpaid']);
+
+/** Whether a subscription status is a failed payment, for which a grace period runs. */
+export const inArrears = (status: string): boolean => IN_ARREARS.has(status);
 
 /** How long a failed payment leaves the paid plan in force before the organization falls back to Free. */
 export const GRACE_PERIOD_MS = 7 * 24 * 3600 * 1000;

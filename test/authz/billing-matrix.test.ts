@@ -97,6 +97,17 @@ describe('billing authorisation (Cloud) and absence (Community)', () => {
     expect([...routeKeys(community)].filter(isBillingRoute)).toEqual([]);
   });
 
+  it('describes the billing routes in the Cloud edition’s OpenAPI document', async () => {
+    const res = await fetch(`${cloud.url}/api/openapi.json`);
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as { paths: Record<string, Record<string, { requestBody?: unknown }>> };
+    for (const key of Object.keys(BILLING_ROUTES)) {
+      const [method, path] = key.split(' ') as [string, string];
+      expect(doc.paths[path]?.[method.toLowerCase()], key).toBeDefined();
+    }
+    expect(doc.paths['/api/v1/billing/checkout']?.post?.requestBody).toBeDefined();
+  });
+
   it('answers 404 on every Cloud-only route in the Community edition', async () => {
     const signedIn = await registerUser(community);
     const cloudOnly = [...routeKeys(cloud)].filter((key) => !routeKeys(community).has(key));

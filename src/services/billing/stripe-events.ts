@@ -1,10 +1,13 @@
 import type { Kysely } from 'kysely';
 import type Stripe from 'stripe';
-import { GRACE_PERIOD_MS, isPlanId, type PlanId, planGranted } from '../../domain/plans.js';
+import { GRACE_PERIOD_MS, inArrears, isPlanId, type PlanId, planGranted } from '../../domain/plans.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../logger.js';
 import type { Store } from '../../store/database.js';
 import type { BillingSubscriptionRow, Database } from '../../store/schema.js';
+
+/** How long received event ids (and the overview's log) are kept. */
+const EVENT_RETENTION_MS = 90 * 24 * 3600 * 1000;
 
 /** What became of one delivered event. */
 export type EventOutcome = 'applied' | 'stale' | 'ignored' | 'duplicate';
@@ -109,7 +112,6 @@ export function createStripeEvents(deps: {
         if (current?.status === 'canceled' && current.stripe_subscription_id === id) return 'stale';
         const status =
           event.type === 'customer.subscription.deleted' ? 'canceled' : (str(object.status) ?? 'active');
-        const paying = status === 'active' || status === 'trialing';
         return {
           ...customerPart,
           ...planPart,
@@ -117,7 +119,7 @@ export function createStripeEvents(deps: {
           status,
           current_period_end: periodEnd(object),
           cancel_at_period_end: object.cancel_at_period_end === true ? 1 : 0,
-          grace_until: paying || status === 'canceled' ? null : (current?.grace_until ?? graceFrom(event)),
+          grace_until: inArrears(status) ? (current?.grace_until ?? graceFrom(event)) : null,
         } satisfies StateChange;
       }
       case 'invoice.paid':
@@ -189,6 +191,15 @@ export function createStripeEvents(deps: {
       .execute();
   }
 
+  /**
+   * Stripe resends an event for up to three days, so ids are kept well beyond that (and
+   * for the platform owner's overview), then dropped.
+   */
+  async function prune(): Promise<void> {
+    const before = new Date(deps.clock.now().getTime() - EVENT_RETENTION_MS).toISOString();
+    await db.deleteFrom('stripe_events').where('received_at', '<', before).execute();
+  }
+
   return {
     /** Processes one verified event exactly once; answers what became of it. */
     async handle(event: Stripe.Event): Promise<EventOutcome> {
@@ -214,6 +225,7 @@ export function createStripeEvents(deps: {
         return { outcome, orgId };
       });
       if (orgId && outcome === 'applied') deps.onPlanChange(orgId);
+      await prune();
       deps.logger.info({ stripe_event: event.id, type: event.type, org_id: orgId, outcome }, 'stripe event');
       return outcome;
     },
