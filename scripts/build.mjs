@@ -46,6 +46,7 @@ const EXTERNAL = [
   'ioredis',
   'nodemailer',
   '@modelcontextprotocol/sdk',
+  'stripe',
   // pino starts transports in worker threads by file path.
   'pino',
 ];

@@ -10,6 +10,8 @@ import { registerStoreGauges } from './metrics/store-gauges.js';
 import { type BucketLimit, type BucketName, type BucketTable, bucketTable } from './ratelimit/buckets.js';
 import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './ratelimit/limiter.js';
 import { UNLIMITED } from './ratelimit/operator-limits.js';
+import { planBucketTables } from './ratelimit/plan-tiers.js';
+import type { PlanId } from './domain/plans.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import type { TxtResolver } from './services/publishing/index.js';
 import { createServices, type Quota, type Services, type ServicesRuntime } from './services/index.js';
@@ -43,6 +45,8 @@ export interface Core {
   events: EventBus;
   limiter: RateLimiter;
   buckets: BucketTable;
+  /** The Cloud edition's bucket table per plan (null in the Community edition). */
+  planBuckets: Readonly<Record<PlanId, BucketTable>> | null;
   clock: Clock;
   /** Spends a unit of a rate-limit bucket (adapters that count requests themselves: MCP). */
   quota: Quota;
@@ -82,6 +86,8 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
   const limiter: RateLimiter = redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter();
   // The operator's RATE_LIMITS, then a test's own.
   const buckets = bucketTable({ ...config.rateLimits, ...options.rateLimits });
+  const overridden = new Set(Object.keys({ ...config.rateLimits, ...options.rateLimits }) as BucketName[]);
+  const planBuckets = config.edition === 'cloud' ? planBucketTables(buckets, overridden) : null;
 
   const clock = options.clock ?? systemClock;
   const quota: Quota = async (bucket, key) =>
@@ -109,6 +115,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     events,
     limiter,
     buckets,
+    planBuckets,
     clock,
     quota,
     services,

@@ -36,15 +36,27 @@ import { wsRoutes } from './http/routes/ws.js';
 import { webhookRoutes } from './http/routes/webhooks.js';
 import { changeRequestRoutes } from './http/routes/change-requests.js';
 import { metricsRoutes } from './http/routes/metrics.js';
+import { adminBillingRoutes } from './http/routes/admin-billing.js';
+import { billingRoutes } from './http/routes/billing.js';
+import { stripeWebhookRoutes } from './http/routes/stripe-webhook.js';
 import { startMetricsListener } from './http/metrics-listener.js';
 import { createWebApp } from './http/web-app.js';
 import { LOW_DISK_BYTES } from './services/operations/index.js';
 import { moveMetadataOutOfTrees } from './services/workspaces/index.js';
 import { DataDirInUseError, holdServerLock, runningServerPid } from './server-lock.js';
 import { VERSION } from './version.js';
+import type { CloudBilling } from './services/billing/index.js';
+import type { PlanId } from './domain/plans.js';
+import type { BucketTable } from './ratelimit/buckets.js';
 import { Hub } from './ws/hub.js';
 
 export type FolioOptions = CoreOptions;
+
+/** An organization's rate-limit table: its plan's tier (Cloud edition). */
+const planBucketsOf =
+  (cloud: CloudBilling, tables: Readonly<Record<PlanId, BucketTable>>) =>
+  async (orgId: string): Promise<BucketTable> =>
+    tables[await cloud.plans.tierOf(orgId)];
 
 export interface Folio extends Omit<Core, 'close'> {
   app: FastifyInstance;
@@ -88,12 +100,14 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
   );
 
   const webApp = createWebApp();
+  const cloud = config.edition === 'cloud' ? services.cloud : null;
   const app = await buildHttpApp({
     logger,
     trustProxy: config.trustProxy,
     publicOrigin: new URL(config.publicUrl).origin,
     limiter: core.limiter,
     buckets: core.buckets,
+    ...(cloud && core.planBuckets ? { bucketsFor: planBucketsOf(cloud, core.planBuckets) } : {}),
     authenticate: services.authenticate,
     // A verified custom domain serves its workspace's site at `/`.
     rewriteUrl: services.customDomains.rewriteUrl,
@@ -132,6 +146,8 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
       publishingRoutes(services),
       customDomainRoutes(services),
       analyticsRoutes(services, config.publicUrl),
+      // The Cloud edition's billing: these routes do not exist in the Community edition.
+      ...(cloud ? [billingRoutes(cloud), stripeWebhookRoutes(cloud), adminBillingRoutes(cloud)] : []),
       mcpRoutes(services, {
         offerSync: true,
         corsOrigins: config.mcpCorsOrigins,

@@ -68,6 +68,8 @@ export interface HttpDeps {
   trustProxy: boolean;
   limiter: RateLimiter;
   buckets: BucketTable;
+  /** An organization's bucket table when it differs by plan (Cloud edition); `buckets` otherwise. */
+  bucketsFor?: (orgId: string) => Promise<BucketTable>;
   /** PUBLIC_URL's origin: where Folio's own pages are served from (besides the request's own Host). */
   publicOrigin: string;
   /** Resolves the caller from a bearer token, API key or cookie; null when anonymous. */
@@ -162,7 +164,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
       throw crossOriginRefused();
     }
   });
-  installRateLimits(app, deps.limiter, deps.buckets, deps.metrics);
+  installRateLimits(app, deps.limiter, deps.buckets, deps.metrics, deps.bucketsFor);
 
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(

@@ -23,23 +23,28 @@ function setHeaders(reply: FastifyReply, decision: RateDecision): void {
  * Counts the request against every bucket its route declares and refuses the
  * first exhausted one with 429 and SPEC.md 7.3's four headers. Runs after
  * authentication so the organization is known, and before the route's input is
- * validated, so a malformed request still counts.
+ * validated, so a malformed request still counts. `tableFor` gives an organization's
+ * own table (its plan's tier in the Cloud edition).
  */
 export function installRateLimits(
   app: FastifyInstance,
   limiter: RateLimiter,
   table: BucketTable,
   metrics?: Pick<Metrics, 'rateLimited'>,
+  tableFor?: (orgId: string) => Promise<BucketTable>,
 ): void {
   app.addHook('preValidation', async (request, reply) => {
     const declared = request.routeOptions.config?.rateLimit;
     if (!declared) return;
     const buckets: readonly BucketName[] = typeof declared === 'string' ? [declared] : declared;
+    // The Cloud edition counts an organization's requests by its plan's tier.
+    const orgTable = request.actor && tableFor ? await tableFor(request.actor.orgId) : table;
     let tightest: RateDecision | null = null;
     for (const bucket of buckets) {
+      const limits = rateKey(request, bucket).includes(':org:') ? orgTable : table;
       // Turned off by the operator (RATE_LIMITS): not counted, no headers.
-      if (table[bucket].limit === UNLIMITED) continue;
-      const decision = await limiter.hit(rateKey(request, bucket), table[bucket]);
+      if (limits[bucket].limit === UNLIMITED) continue;
+      const decision = await limiter.hit(rateKey(request, bucket), limits[bucket]);
       if (!decision.allowed) {
         metrics?.rateLimited.inc({ bucket });
         setHeaders(reply, decision);

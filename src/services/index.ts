@@ -57,6 +57,7 @@ import { type Metrics, NO_METRICS } from '../metrics/metrics.js';
 import { createOutboundWebhooks, type DeliveryOptions } from './webhooks/index.js';
 import type { HostResolver } from '../git/remote-url.js';
 import { createChangeRequests } from './change-requests/index.js';
+import { createCloudBilling } from './billing/index.js';
 
 /** Spends one unit of a rate-limit bucket; false once it is exhausted. */
 export type Quota = (bucket: BucketName, key: string) => Promise<boolean>;
@@ -122,9 +123,12 @@ export async function createServices(deps: ServiceDeps) {
     frontmatterMode,
     maxPageBytes: config.gitMaxPageBytes,
   });
+  // The Cloud edition's plans and billing; its plan-backed limits replace the Community's none.
+  const cloud = config.edition === 'cloud' ? createCloudBilling({ config, store, clock, logger }) : null;
+  const planLimits: PlanLimits = cloud?.planLimits ?? { ...communityPlanLimits };
   const workspaces = createWorkspaces({
     ...{ store, clock, logger, access, searchIndex, dataDir },
-    ...{ publicUrl: config.publicUrl, remoteRules: remoteRulesOf(config) },
+    ...{ publicUrl: config.publicUrl, remoteRules: remoteRulesOf(config), planLimits },
   });
   // Page moves a crash interrupted; finished before start-up reconciliation, by `rebuild`,
   // and right after a move fails midway.
@@ -149,6 +153,7 @@ export async function createServices(deps: ServiceDeps) {
     moveRecovery,
     dataDir,
     frontmatterMode,
+    planLimits,
   });
   // Git sync: auto-commit of web edits, push, pull, webhooks, conflicts.
   const gitSync = createGitSync({
@@ -180,10 +185,9 @@ export async function createServices(deps: ServiceDeps) {
     retentionDays: config.backups.retentionDays,
     intervalHours: config.backups.intervalHours,
   });
-  // Collaboration. The Cloud edition swaps in plan-backed seat limits.
-  const planLimits: PlanLimits = { ...communityPlanLimits };
+  // Collaboration, with the plan's seat limits.
   const publicUrl = config.publicUrl;
-  const members = createMembers({ store, clock, access, events: deps.events });
+  const members = createMembers({ store, clock, access, events: deps.events, planLimits });
   const collaboration = {
     planLimits,
     members,
@@ -221,6 +225,7 @@ export async function createServices(deps: ServiceDeps) {
     ...{ reconciler, git: gitSync, lock: workspaceLock, searchIndex },
     ...(deps.txtResolver ? { txtResolver: deps.txtResolver } : {}),
     metrics,
+    planLimits,
   });
   const outbound = createOutboundWebhooks({
     ...{ store, clock, logger, access, events: deps.events, dataDir: config.dataDir, metrics },
@@ -293,6 +298,8 @@ export async function createServices(deps: ServiceDeps) {
     webhooks: outbound.webhooks,
     templates: createTemplates(),
     backups,
+    /** Plans and billing: present only in the Cloud edition (its routes exist only then). */
+    cloud,
     ...collaboration,
     ...publishing,
     authenticate: createAuthenticator({ store, jwt, apiKeys }),

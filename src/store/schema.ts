@@ -44,6 +44,8 @@ export interface Database {
   change_requests: ChangeRequestsTable;
   change_request_reviews: ChangeRequestReviewsTable;
   change_request_review_comments: ChangeRequestReviewCommentsTable;
+  billing_subscriptions: BillingSubscriptionsTable;
+  stripe_events: StripeEventsTable;
 }
 
 export type Flag = 0 | 1;
@@ -537,3 +539,35 @@ export interface ChangeRequestReviewCommentsTable {
 }
 
 export type ChangeRequestReviewCommentRow = Selectable<ChangeRequestReviewCommentsTable>;
+/**
+ * An organization's Stripe customer and subscription (Cloud edition). `state_at` is the
+ * Stripe `created` time (Unix seconds) of the newest event applied, so an older event
+ * that arrives late changes nothing.
+ */
+export interface BillingSubscriptionsTable {
+  org_id: string;
+  stripe_customer_id: string | null;
+  stripe_subscription_id: string | null;
+  plan: string;
+  status: string;
+  current_period_end: string | null;
+  cancel_at_period_end: Flag;
+  /** After a failed payment: when the paid plan stops applying unless an invoice is paid. */
+  grace_until: string | null;
+  state_at: number;
+  updated_at: string;
+}
+
+export type BillingSubscriptionRow = Selectable<BillingSubscriptionsTable>;
+
+/** Every Stripe event received, once: the dedupe table and the platform owner's recent log. */
+export interface StripeEventsTable {
+  id: string;
+  type: string;
+  /** Stripe's `created` (Unix seconds). */
+  created: number;
+  org_id: string | null;
+  /** `applied`, `stale` (older than the state already applied) or `ignored` (nothing to do). */
+  outcome: string;
+  received_at: string;
+}

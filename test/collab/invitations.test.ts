@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/lib/clock.js';
+import { AppError } from '../../src/errors.js';
 import { describeEachDatabase, databaseTargets } from '../helpers/databases.js';
 import type { TestServer } from '../helpers/server.js';
 import { mailText, startSmtp, type TestSmtp } from '../helpers/smtp.js';
@@ -180,10 +181,10 @@ describeEachDatabase('invitations with mail ($name)', (target) => {
   it('asks the seat hook for editors and admins: 403 PLAN_LIMIT_REACHED when refused', async () => {
     const asked: string[] = [];
     const limits = server.folio.services.planLimits;
-    const original = limits.checkSeat;
-    limits.checkSeat = async (_org, role) => {
+    const original = limits.requireSeat;
+    limits.requireSeat = async (_org, role) => {
       asked.push(role);
-      return false;
+      throw new AppError('PLAN_LIMIT_REACHED', 'Every seat of the plan is taken');
     };
     try {
       const full = await invite({ email: `seat-${Date.now()}@example.com`, role: 'editor' });
@@ -194,7 +195,7 @@ describeEachDatabase('invitations with mail ($name)', (target) => {
       await smtp.next();
       expect(asked).toEqual(['editor']);
     } finally {
-      limits.checkSeat = original;
+      limits.requireSeat = original;
     }
   });
 

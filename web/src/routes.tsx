@@ -16,6 +16,7 @@ import { WorkspaceScreen } from './workspace/workspace-screen';
 const AdminScreen = lazy(() => import('./admin/admin-screen'));
 // Change requests, likewise.
 const ChangeRequestsScreen = lazy(() => import('./change-requests/change-requests-screen'));
+const BillingPage = lazy(() => import('./billing/billing-page'));
 
 /** Renders its children for a signed-in user; sends anyone else to sign in, then back here. */
 function RequireSession({ children }: { children: ReactNode }) {
@@ -103,6 +104,16 @@ export function AppRoutes() {
           <RequireSession>
             <Suspense fallback={<Loading />}>
               <AdminScreen />
+            </Suspense>
+          </RequireSession>
+        }
+      />
+      <Route
+        path="/settings/billing"
+        element={
+          <RequireSession>
+            <Suspense fallback={<Loading />}>
+              <BillingPage />
             </Suspense>
           </RequireSession>
         }

@@ -3,7 +3,7 @@ import { ulid } from 'ulid';
 import { z } from 'zod';
 import type { Actor } from '../../domain/actor.js';
 import { atLeast, CAN, requireScope, type Role } from '../../domain/policy.js';
-import { AppError, conflict, forbidden, invalid, notFound } from '../../errors.js';
+import { conflict, forbidden, invalid, notFound } from '../../errors.js';
 import type { Store } from '../../store/database.js';
 import type { Database } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
@@ -120,12 +120,8 @@ export function createInvitations(deps: InvitationDeps) {
       if (!atLeast(inviterRole, input.role)) {
         throw forbidden(`You cannot invite with a role above your own (${inviterRole})`);
       }
-      if (takesSeat(input.role) && !(await deps.planLimits.checkSeat(workspace.org_id, input.role))) {
-        throw new AppError('PLAN_LIMIT_REACHED', 'Every seat of the plan is taken; upgrade to invite more', {
-          details: { field: 'role' },
-        });
-      }
       const email = normalizeEmail(input.email);
+      if (takesSeat(input.role)) await deps.planLimits.requireSeat(workspace.org_id, input.role, { email });
       const existing = await db
         .selectFrom('users')
         .select('id')

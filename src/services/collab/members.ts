@@ -9,6 +9,7 @@ import type { Database, WorkspaceRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
 import { actorIdOf, record } from '../activity.js';
 import type { Clock } from '../../lib/clock.js';
+import type { PlanLimits } from './plan-limits.js';
 
 export const roleInput = z.enum(ROLES, { error: `role must be one of ${ROLES.join(', ')}` });
 
@@ -101,7 +102,14 @@ export async function grantMembership(
 }
 
 /** Workspace members and their roles (SPEC.md 4.5 admin/members; admins only). */
-export function createMembers(deps: { store: Store; clock: Clock; access: AccessService; events: EventBus }) {
+export function createMembers(deps: {
+  store: Store;
+  clock: Clock;
+  access: AccessService;
+  events: EventBus;
+  /** The Cloud edition's seat limit. */
+  planLimits?: Pick<PlanLimits, 'requireSeat'>;
+}) {
   const db = deps.store.db;
 
   /** Everyone with a role in the workspace: its members plus the organization's Super Admins. */
@@ -179,6 +187,12 @@ export function createMembers(deps: { store: Store; clock: Clock; access: Access
     ): Promise<MemberRecord> {
       const { workspace, role: callerRole } = await deps.access.require(actor, workspaceId, CAN.administer);
       const to = input.role;
+      // A promotion to editor or above takes a plan seat (asked outside the transaction,
+      // whose connection SQLite would otherwise wait on).
+      const before = await effectiveRole(db, workspace, userId);
+      if (before && atLeast(to, 'editor') && !atLeast(before.role, 'editor')) {
+        await deps.planLimits?.requireSeat(workspace.org_id, to, { userId });
+      }
       const updated = await db.transaction().execute(async (trx) => {
         // Touching the organization row takes a write lock on it (PostgreSQL) or the
         // database (SQLite), so two Super Admins demoting each other at once cannot

@@ -10,7 +10,7 @@ import { actorIdOf, record } from '../activity.js';
 import type { Clock } from '../../lib/clock.js';
 import { type Joined, type JoinStep, takesSeat } from './invitations.js';
 import { effectiveRole, grantMembership, roleInput } from './members.js';
-import type { PlanLimits } from './plan-limits.js';
+import type { PlanLimits, SeatCandidate } from './plan-limits.js';
 import { randomToken, safeEqual, sha256Hex } from '../../lib/secrets.js';
 
 export const createShareLinkInput = z.object({
@@ -133,7 +133,7 @@ export function createShareLinks(deps: {
       const { workspace, role, join } = await inspect(token, 'token');
       const current = await effectiveRole(db, workspace, actor.userId);
       if (current && atLeast(current.role, role)) return joined(workspace, current.role);
-      await requireSeat(workspace, role);
+      await requireSeat(workspace, role, { userId: actor.userId });
       return db.transaction().execute((trx) => join(trx, actor.userId));
     },
 
@@ -148,7 +148,8 @@ export function createShareLinks(deps: {
           ? invalid(field, 'Invalid or revoked share link')
           : error;
       });
-      await requireSeat(workspace, role);
+      // A new account holds no seat yet.
+      await requireSeat(workspace, role, {});
       return join;
     },
   };
@@ -161,10 +162,8 @@ export function createShareLinks(deps: {
     };
   }
 
-  async function requireSeat(workspace: WorkspaceRow, role: Role): Promise<void> {
-    if (takesSeat(role) && !(await deps.planLimits.checkSeat(workspace.org_id, role))) {
-      throw new AppError('PLAN_LIMIT_REACHED', 'Every seat of the plan is taken');
-    }
+  async function requireSeat(workspace: WorkspaceRow, role: Role, candidate: SeatCandidate): Promise<void> {
+    if (takesSeat(role)) await deps.planLimits.requireSeat(workspace.org_id, role, candidate);
   }
 
   /** Finds a usable link (404 unknown or revoked, 400 on `field` expired) and the step that spends it. */

@@ -1,3 +1,4 @@
+import type { PlanLimits } from '../collab/plan-limits.js';
 import type { EventBus } from '../../events/bus.js';
 import type { WorkspaceLock } from '../../git/lock.js';
 import type { Logger } from '../../logger.js';
@@ -39,4 +40,6 @@ export interface PagesDeps {
   dataDir: string;
   /** The instance's default, for workspaces that set none. */
   frontmatterMode: FrontmatterMode;
+  /** The Cloud edition's page limit, asked before a page is created through the API. */
+  planLimits?: Pick<PlanLimits, 'requirePage'>;
 }

@@ -112,6 +112,7 @@ export function createPages(deps: PagesDeps) {
       input: z.infer<typeof createPageInput>,
     ): Promise<PageObject> {
       const loc = await ctx.locate(actor, workspace, path, CAN.edit);
+      await deps.planLimits?.requirePage(loc.workspace.org_id);
       const row = await lock.run(loc.workspace.id, async () => {
         const current = await ctx.currentLocked(loc);
         if (current.file) {
@@ -156,6 +157,7 @@ export function createPages(deps: PagesDeps) {
         const current = await ctx.currentLocked(loc);
         if (!current.file) {
           if (input.lastKnownHash !== undefined) await ctx.requireVisible(loc, current);
+          await deps.planLimits?.requirePage(loc.workspace.org_id);
           const fields = mergeFrontmatter(undefined, {}, input.frontmatter);
           fields.title ??= titleFromPath(loc.path);
           fields.status ??= 'draft';

@@ -77,6 +77,8 @@ export function createAnalytics(deps: {
   access: AccessService;
   logger: Logger;
   edition: Edition;
+  /** The Cloud edition's answer to "does this organization's plan include analytics". */
+  planAllows?: (orgId: string) => Promise<boolean>;
 }) {
   const db = deps.store.db;
   let salt: { day: string; value: string } | undefined;
@@ -87,12 +89,14 @@ export function createAnalytics(deps: {
    * Whether the organization's plan includes analytics. CONTRACT.md 6: every plan but
    * Cloud Free. (A small hook until the Cloud plans have a home of their own.)
    */
-  async function planAllows(orgId: string): Promise<boolean> {
+  async function planAllows(orgId: string, fresh = false): Promise<boolean> {
     if (deps.edition !== 'cloud') return true;
     const cached = plans.get(orgId);
-    if (cached && Date.now() - cached.at < PLAN_CACHE_MS) return cached.allowed;
-    const org = await db.selectFrom('orgs').select('plan').where('id', '=', orgId).executeTakeFirst();
-    const allowed = org !== undefined && org.plan !== 'free';
+    if (!fresh && cached && Date.now() - cached.at < PLAN_CACHE_MS) return cached.allowed;
+    const allowed = deps.planAllows
+      ? await deps.planAllows(orgId)
+      : (await db.selectFrom('orgs').select('plan').where('id', '=', orgId).executeTakeFirst())?.plan !==
+        'free';
     plans.set(orgId, { allowed, at: Date.now() });
     return allowed;
   }
@@ -130,7 +134,8 @@ export function createAnalytics(deps: {
 
   async function reportScope(actor: Actor, workspaceId: string, range: Range) {
     const { workspace } = await deps.access.require(actor, workspaceId, CAN.readAdmin);
-    if (!(await planAllows(workspace.org_id))) {
+    // Read afresh: an admin who has just upgraded sees the reports at once.
+    if (!(await planAllows(workspace.org_id, true))) {
       throw new AppError(
         'PLAN_LIMIT',
         'Analytics are not included in the Free plan; upgrade to Team or Business',

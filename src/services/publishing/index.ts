@@ -1,3 +1,4 @@
+import type { PlanLimits } from '../collab/plan-limits.js';
 import type { Config } from '../../config.js';
 import type { EventBus } from '../../events/bus.js';
 import type { WorkspaceLock } from '../../git/lock.js';
@@ -40,6 +41,8 @@ export interface SiteServicesDeps {
   /** TXT lookups for custom-domain verification; the system resolver by default. */
   txtResolver?: TxtResolver;
   metrics?: Pick<Metrics, 'site'>;
+  /** The Cloud edition's plan limits (analytics is not in every plan). */
+  planLimits?: Pick<PlanLimits, 'allowsAnalytics'>;
 }
 
 /**
@@ -56,7 +59,10 @@ export function createSiteServices(deps: SiteServicesDeps) {
     ...{ settings: deps.settings, reconciler: deps.reconciler, lock: deps.lock, git: deps.git },
     events: deps.events,
   });
-  const analytics = createAnalytics({ store, clock, access, logger, edition: config.edition });
+  const analytics = createAnalytics({
+    ...{ store, clock, access, logger, edition: config.edition },
+    ...(deps.planLimits ? { planAllows: deps.planLimits.allowsAnalytics } : {}),
+  });
   const customDomains = createCustomDomains({
     ...{ store, clock, access, logger, publicUrl: config.publicUrl },
     resolver: deps.txtResolver ?? systemTxtResolver,

@@ -1,3 +1,4 @@
+import type { PlanLimits } from '../collab/plan-limits.js';
 import { rm } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
 import { ulid } from 'ulid';
@@ -113,6 +114,8 @@ export interface WorkspacesDeps {
   publicUrl: string;
   /** What a workspace's git remote may be. */
   remoteRules: RemoteRules;
+  /** The Cloud edition's workspace limit. */
+  planLimits?: Pick<PlanLimits, 'requireWorkspace'>;
 }
 
 const isUniqueViolation = (error: unknown) => /unique|duplicate/i.test((error as Error).message ?? '');
@@ -353,6 +356,7 @@ export function createWorkspaces(deps: WorkspacesDeps) {
         throw forbidden('Only a Super Admin of the organization can create workspaces');
       }
       const slug = validateSlug(input.slug);
+      await deps.planLimits?.requireWorkspace(org.id);
       const gitRemote = input.git_remote
         ? (await classifyRemoteFor(actor, input.git_remote, deps.remoteRules)).display
         : null;

@@ -11,6 +11,7 @@ import * as passkeys from './0009-passkeys.js';
 import * as webhooks from './0010-webhooks.js';
 import * as pageRevisions from './0011-page-revisions.js';
 import * as changeRequests from './0012-change-requests.js';
+import * as billing from './0013-billing.js';
 
 /**
  * Every migration, in order. Forward-only: a released migration is never
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0010-webhooks': webhooks,
   '0011-page-revisions': pageRevisions,
   '0012-change-requests': changeRequests,
+  '0013-billing': billing,
 };
 
 export const migrationProvider: MigrationProvider = {

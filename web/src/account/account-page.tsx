@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { useMe, useProviders } from '../api/queries';
+import { BillingLink } from '../billing/billing-link';
 import { Loading } from '../ui/loading';
 import { SignOutButton } from '../workspace/sign-out-button';
 import { ApiKeysSection } from './api-keys-section';
@@ -25,6 +26,7 @@ export function AccountPage() {
           ← Back to docs
         </Link>
         <span className="spacer" />
+        <BillingLink />
         <SignOutButton />
       </header>
       <main className="account-page">

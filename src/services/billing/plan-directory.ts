@@ -1,0 +1,150 @@
+import type { Kysely } from 'kysely';
+import { type PlanId, planGranted, planOf, type QuotaName } from '../../domain/plans.js';
+import { AppError } from '../../errors.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Store } from '../../store/database.js';
+import type { Database } from '../../store/schema.js';
+
+const SEAT_ROLES = ['editor', 'admin', 'superadmin'];
+
+/**
+ * How long a plan looked up for rate limiting is reused. The limits that count (seats,
+ * pages, workspaces) always read the database; only the per-request rate tier is cached.
+ */
+const TIER_CACHE_MS = 5_000;
+
+/**
+ * An organization's effective plan and what it uses. `orgs.plan` holds the plan bought or
+ * set by the platform owner; a subscription past its grace period after a failed payment
+ * grants Free whatever that column says (it is never rewritten, so paying again restores it).
+ */
+export function createPlanDirectory(deps: { store: Store; clock: Clock }) {
+  const db = deps.store.db;
+  const tiers = new Map<string, { plan: PlanId; at: number }>();
+
+  async function planIdOf(orgId: string, trx: Kysely<Database> = db): Promise<PlanId> {
+    const org = await trx.selectFrom('orgs').select('plan').where('id', '=', orgId).executeTakeFirst();
+    const plan = planOf(org?.plan).id;
+    // The platform owner's Enterprise (and Free) do not depend on Stripe.
+    if (plan === 'enterprise' || plan === 'free') return plan;
+    const sub = await trx
+      .selectFrom('billing_subscriptions')
+      .select(['status', 'grace_until'])
+      .where('org_id', '=', orgId)
+      .executeTakeFirst();
+    if (!sub) return plan;
+    return planGranted({ plan, status: sub.status, grace_until: sub.grace_until }, deps.clock.now());
+  }
+
+  /** Everyone holding an editor-or-higher seat, by email, plus pending invitations to such roles. */
+  async function seatHolders(orgId: string): Promise<Set<string>> {
+    const supers = await db
+      .selectFrom('org_members')
+      .innerJoin('users', 'users.id', 'org_members.user_id')
+      .select('users.email')
+      .where('org_members.org_id', '=', orgId)
+      .where('org_members.role', '=', 'superadmin')
+      .execute();
+    const members = await db
+      .selectFrom('workspace_members')
+      .innerJoin('workspaces', 'workspaces.id', 'workspace_members.workspace_id')
+      .innerJoin('users', 'users.id', 'workspace_members.user_id')
+      .select('users.email')
+      .where('workspaces.org_id', '=', orgId)
+      .where('workspaces.deleted_at', 'is', null)
+      .where('workspace_members.role', 'in', SEAT_ROLES)
+      .execute();
+    // An invitation reserves its seat until it is accepted, revoked or expired.
+    const invited = await db
+      .selectFrom('invitations')
+      .innerJoin('workspaces', 'workspaces.id', 'invitations.workspace_id')
+      .select('invitations.email')
+      .where('workspaces.org_id', '=', orgId)
+      .where('workspaces.deleted_at', 'is', null)
+      .where('invitations.role', 'in', SEAT_ROLES)
+      .where('invitations.accepted_at', 'is', null)
+      .where('invitations.revoked_at', 'is', null)
+      .where('invitations.expires_at', '>', deps.clock.now().toISOString())
+      .execute();
+    return new Set([...supers, ...members, ...invited].map((r) => r.email.toLowerCase()));
+  }
+
+  async function count(query: Promise<{ n: number | string | bigint } | undefined>): Promise<number> {
+    return Number((await query)?.n ?? 0);
+  }
+
+  const usage = {
+    workspaces: (orgId: string) =>
+      count(
+        db
+          .selectFrom('workspaces')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('org_id', '=', orgId)
+          .where('deleted_at', 'is', null)
+          .executeTakeFirst(),
+      ),
+    pages: (orgId: string) =>
+      count(
+        db
+          .selectFrom('pages')
+          .innerJoin('workspaces', 'workspaces.id', 'pages.workspace_id')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('workspaces.org_id', '=', orgId)
+          .where('workspaces.deleted_at', 'is', null)
+          .executeTakeFirst(),
+      ),
+    editors: async (orgId: string) => (await seatHolders(orgId)).size,
+  } satisfies Record<QuotaName, (orgId: string) => Promise<number>>;
+
+  return {
+    /** The plan whose limits apply to the organization now. */
+    planIdOf,
+
+    /** The plan for a request's rate tier: looked up at most every few seconds per organization. */
+    async tierOf(orgId: string): Promise<PlanId> {
+      const cached = tiers.get(orgId);
+      if (cached && Date.now() - cached.at < TIER_CACHE_MS) return cached.plan;
+      const plan = await planIdOf(orgId);
+      tiers.set(orgId, { plan, at: Date.now() });
+      if (tiers.size > 10_000) tiers.delete(tiers.keys().next().value as string);
+      return plan;
+    },
+
+    /** Forgets cached tiers after a plan changes in this process. */
+    forget(orgId: string): void {
+      tiers.delete(orgId);
+    },
+
+    seatHolders,
+    usage,
+
+    /** A user's email, lower-cased, to compare with seat holders; undefined for no or an unknown user. */
+    async emailOf(userId: string | undefined): Promise<string | undefined> {
+      if (userId === undefined) return undefined;
+      const user = await db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst();
+      return user?.email.toLowerCase();
+    },
+
+    /**
+     * Throws 403 PLAN_LIMIT_REACHED with `details: { limit, current, plan }` unless the
+     * organization may have one more of `quota` (`current` is what it has now).
+     */
+    async requireRoom(orgId: string, quota: QuotaName, current?: number): Promise<void> {
+      const plan = planOf(await planIdOf(orgId));
+      const limit = plan.limits[quota];
+      if (limit === null) return;
+      const used = current ?? (await usage[quota](orgId));
+      if (used < limit) return;
+      throw new AppError('PLAN_LIMIT_REACHED', limitMessage(quota, limit, plan.name), {
+        details: { limit, current: used, plan: plan.id, quota },
+      });
+    },
+  };
+}
+
+export type PlanDirectory = ReturnType<typeof createPlanDirectory>;
+
+function limitMessage(quota: QuotaName, limit: number, planName: string): string {
+  const what = { workspaces: 'workspaces', editors: 'editor seats', pages: 'pages' }[quota];
+  return `The ${planName} plan includes ${limit} ${what}; upgrade to add more`;
+}
