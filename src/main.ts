@@ -35,6 +35,7 @@ import { syncRoutes } from './http/routes/sync.js';
 import { wsRoutes } from './http/routes/ws.js';
 import { webhookRoutes } from './http/routes/webhooks.js';
 import { metricsRoutes } from './http/routes/metrics.js';
+import { historyRoutes } from './http/routes/history.js';
 import { startMetricsListener } from './http/metrics-listener.js';
 import { createWebApp } from './http/web-app.js';
 import { LOW_DISK_BYTES } from './services/operations/index.js';
@@ -114,6 +115,7 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
       contentRoutes(services),
       previewRoutes(services),
       activityRoutes(services),
+      historyRoutes(services),
       searchRoutes(services),
       uploadRoutes(services),
       templateRoutes(services),
