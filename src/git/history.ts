@@ -3,7 +3,7 @@
  * renames), a file's text at a commit, and the pages deleted from the tree. Read-only:
  * nothing here changes a ref, the index or the working tree, so callers need no lock.
  */
-import { runGit } from './git.js';
+import { GitError, runGit } from './git.js';
 
 /** A commit id as a client may give it: 7 to 40 hex digits. */
 export const COMMIT_ID_RE = /^[0-9a-f]{7,40}$/i;
@@ -144,29 +144,44 @@ function classify(
  * Up to `limit` commits that touched the page, newest first, starting at `from`. Git follows
  * renames it detects (`--follow`); a page created by a Folio move commit is followed to the
  * path the move names. Git walks only as far as the page needs: `-n` bounds each call.
- * Answers the commits and where the next page of history starts (null at its beginning).
+ * Answers the commits, where the next page of history starts (null at its beginning), and
+ * `found: false` when `from.rev` names no commit.
  */
 export async function pageHistory(
   root: string,
   from: HistoryPosition,
   limit: number,
-): Promise<{ commits: PageCommit[]; next: HistoryPosition | null }> {
+): Promise<{ commits: PageCommit[]; next: HistoryPosition | null; found: boolean }> {
   const commits: PageCommit[] = [];
   let position: HistoryPosition | null = from;
+  let first = true;
   while (position && commits.length < limit) {
     const want = limit - commits.length + 1;
-    const r = await runGit(root, [
-      ...READ_ARGS,
-      'log',
-      '--follow',
-      '-M',
-      '--name-status',
-      LOG_FORMAT,
-      `-n${want + position.skip}`,
-      position.rev,
-      '--',
-      position.path,
-    ]);
+    // One git call per page of history: a start that names no commit (`HEAD` of a repository
+    // without commits yet, a cursor from elsewhere) fails here rather than in a call before.
+    const r = await runGit(
+      root,
+      [
+        ...READ_ARGS,
+        'log',
+        '--follow',
+        '-M',
+        '--name-status',
+        LOG_FORMAT,
+        `-n${want + position.skip}`,
+        position.rev,
+        '--',
+        position.path,
+      ],
+      { allowFailure: true },
+    );
+    if (r.code !== 0) {
+      if (first && /unknown revision|bad revision|does not have any commits|bad object/i.test(r.stderr)) {
+        return { commits: [], next: null, found: false };
+      }
+      throw new GitError(`git log ${position.rev}`, r.code, r.stderr);
+    }
+    first = false;
     const raws = parseLog(r.stdout).slice(position.skip);
     let next: HistoryPosition | null = null;
     let path = position.path;
@@ -196,7 +211,7 @@ export async function pageHistory(
     position = next;
     if (raws.length < want && !next) break;
   }
-  return { commits, next: commits.length === limit ? position : null };
+  return { commits, next: commits.length === limit ? position : null, found: true };
 }
 
 /** Where the history continues after `entry`. */

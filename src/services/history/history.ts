@@ -118,8 +118,7 @@ export function createPageHistory(deps: HistoryDeps) {
   async function revisionAt(at: PageAt, sha: string): Promise<{ path: string; text: string }> {
     const direct = await fileAtCommit(at.root, sha, at.path);
     if (direct !== null) return { path: at.path, text: direct };
-    const head = await resolveCommit(at.root, 'HEAD');
-    let position: HistoryPosition | null = head ? { rev: head, path: at.path, skip: 0 } : null;
+    let position: HistoryPosition | null = { rev: 'HEAD', path: at.path, skip: 0 };
     for (let i = 0; position && i < SEARCH_LIMIT; i++) {
       const { commits, next } = await pageHistory(at.root, position, SEARCH_CHUNK);
       const entry = commits.find((c) => c.commit === sha);
@@ -143,17 +142,12 @@ export function createPageHistory(deps: HistoryDeps) {
     /** `GET …/history`: the commits that touched the page, newest first, `limit` at a time. */
     async list(actor: Actor, workspace: string, input: z.infer<typeof pageHistoryInput>) {
       const at = await locate(actor, workspace, input.page);
-      let from: HistoryPosition;
-      if (input.cursor) {
-        from = decodeCursor(input.cursor);
-      } else {
-        const head = await resolveCommit(at.root, 'HEAD');
-        if (!head) return { data: [], next_cursor: null };
-        from = { rev: head, path: at.path, skip: 0 };
-      }
-      if (!(await resolveCommit(at.root, from.rev)))
-        throw invalid('cursor', 'cursor is not one this API gave out');
-      const { commits, next } = await pageHistory(at.root, from, input.limit);
+      // HEAD, not its sha: one git call answers the first page (the cursor names commits).
+      const from = input.cursor
+        ? decodeCursor(input.cursor)
+        : { rev: 'HEAD', path: at.path, skip: 0 as const };
+      const { commits, next, found } = await pageHistory(at.root, from, input.limit);
+      if (!found && input.cursor) throw invalid('cursor', 'cursor is not one this API gave out');
       return { data: await present(commits), next_cursor: next ? encodeCursor(next) : null };
     },
 
