@@ -187,6 +187,7 @@ describeEachDatabase('page history ($name)', (target: DatabaseTarget) => {
     expect(notHex.body.error).toBe('VALIDATION_ERROR');
     expect((await get('/deadbeef00?page=guides/install.md')).body.error).toBe('NOT_FOUND');
     expect((await get(`/${shas[0]}?page=guides/nothing-here.md`)).status).toBe(404);
+    expect((await get('?page=guides/nothing-here.md')).body.error).toBe('NOT_FOUND');
     expect((await get('?page=../../etc/passwd')).status).toBe(400);
     expect((await get('?page=.git/config')).status).toBe(400);
     // `diff` and `deleted` are their own routes, never taken for a commit id.
@@ -218,6 +219,15 @@ describeEachDatabase('page history ($name)', (target: DatabaseTarget) => {
   });
 
   it('restores a version as a new commit and leaves the old commits untouched', async () => {
+    // A key the old version did not have goes with the restore.
+    const tagged = await committed(env, async () => {
+      const page = await as(env.owner, 'GET', pageUrl(env, 'guides/install.md'));
+      return as(env.owner, 'PUT', pageUrl(env, 'guides/install.md'), {
+        frontmatter: { tags: ['ops'] },
+        lastKnownHash: page.body.content_hash,
+      });
+    });
+    expect(tagged.res.body.tags).toEqual(['ops']);
     const before = await commitsOf(env.repo);
     const current = await as(env.editor, 'GET', pageUrl(env, 'guides/install.md'));
     const stale = await as(env.editor, 'POST', historyUrl(env, '/restore'), {
@@ -235,7 +245,12 @@ describeEachDatabase('page history ($name)', (target: DatabaseTarget) => {
     );
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ restored_from: shas[0], created: false });
-    expect(res.body.page).toMatchObject({ page_id: pageId, path: 'guides/install.md', content: V1 });
+    expect(res.body.page).toMatchObject({
+      page_id: pageId,
+      path: 'guides/install.md',
+      content: V1,
+      tags: [],
+    });
     // The file holds the old text again; git gained one commit on top of the old ones.
     expect(rawAt('guides/install.md')).toBe(raws[0]);
     const after = await commitsOf(env.repo);
@@ -246,9 +261,20 @@ describeEachDatabase('page history ($name)', (target: DatabaseTarget) => {
     for (const old of shas) expect(after).toContain(old);
     const listed = await as(env.owner, 'GET', historyUrl(env, '?page=guides/install.md&limit=1'));
     expect(listed.body.data[0]).toMatchObject({ commit: sha, change: 'updated' });
-    // The page reads back restored, and search finds it by the restored text.
+    // An ordinary save: the page reads back restored, search and the activity feed follow.
     const read = await as(env.owner, 'GET', pageUrl(env, 'guides/install.md'));
     expect(read.body.content).toBe(V1);
+    const search = (q: string) => as(env.owner, 'GET', `/api/v1/workspaces/${env.ws.id}/search?q=${q}`);
+    expect((await search('Eddie')).body.total).toBe(0);
+    expect((await search('three')).body.results).toEqual([
+      expect.objectContaining({ path: 'guides/install.md' }),
+    ]);
+    const activity = await as(
+      env.owner,
+      'GET',
+      `/api/v1/workspaces/${env.ws.id}/page-activity?page=guides/install.md`,
+    );
+    expect(activity.body.data[0]).toMatchObject({ action: 'page_updated', actor: env.editor.id });
   });
 
   it('lists a deleted page and brings it back under its page_id', async () => {

@@ -46,6 +46,15 @@ export interface PageAt extends WorkspaceAccess {
 const SEARCH_CHUNK = 100;
 const SEARCH_LIMIT = 50;
 
+/** Whether `path` is a canonical page path (one Folio could serve and restore). */
+function isPagePath(path: string): boolean {
+  try {
+    return normalizePagePath(path) === path;
+  } catch {
+    return false;
+  }
+}
+
 const encodeCursor = (p: HistoryPosition) =>
   `${p.rev}.${p.skip}.${Buffer.from(p.path, 'utf8').toString('base64url')}`;
 
@@ -148,6 +157,10 @@ export function createPageHistory(deps: HistoryDeps) {
         : { rev: 'HEAD', path: at.path, skip: 0 as const };
       const { commits, next, found } = await pageHistory(at.root, from, input.limit);
       if (!found && input.cursor) throw invalid('cursor', 'cursor is not one this API gave out');
+      // A path git never saw and nothing is at: no such page (a page not committed yet has none).
+      if (commits.length === 0 && !input.cursor && !(await new WorkspaceFiles(at.root).exists(at.path))) {
+        throw notFound('Page');
+      }
       return { data: await present(commits), next_cursor: next ? encodeCursor(next) : null };
     },
 
@@ -203,7 +216,8 @@ export function createPageHistory(deps: HistoryDeps) {
         read += input.limit;
         more = chunk.more;
         for (const d of chunk.deleted) {
-          if (seen.has(d.path) || !d.parent || (await files.exists(d.path))) continue;
+          // Only files that are pages (a remote may have held others), and only once.
+          if (seen.has(d.path) || !d.parent || !isPagePath(d.path) || (await files.exists(d.path))) continue;
           seen.add(d.path);
           found.push({ ...d, change: 'deleted', restore: d.parent });
         }
