@@ -200,6 +200,12 @@ describeEachDatabase('page history ($name)', (target: DatabaseTarget) => {
       commit: 'zzz',
     });
     expect(restore.status).toBe(400);
+    // An existing page is restored like any save: against the hash its writer last read.
+    const blind = await as(env.owner, 'POST', historyUrl(env, '/restore'), {
+      page: 'guides/install.md',
+      commit: shas[0],
+    });
+    expect(blind.body).toMatchObject({ error: 'VALIDATION_ERROR', details: { field: 'lastKnownHash' } });
   });
 
   it('lets a viewer read history but not restore, and hides it from strangers', async () => {
