@@ -39,6 +39,7 @@ import { metricsRoutes } from './http/routes/metrics.js';
 import { adminBillingRoutes } from './http/routes/admin-billing.js';
 import { billingRoutes } from './http/routes/billing.js';
 import { stripeWebhookRoutes } from './http/routes/stripe-webhook.js';
+import { historyRoutes } from './http/routes/history.js';
 import { startMetricsListener } from './http/metrics-listener.js';
 import { createWebApp } from './http/web-app.js';
 import { LOW_DISK_BYTES } from './services/operations/index.js';
@@ -130,6 +131,7 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
       contentRoutes(services),
       previewRoutes(services),
       activityRoutes(services),
+      historyRoutes(services),
       searchRoutes(services),
       uploadRoutes(services),
       templateRoutes(services),

@@ -38,6 +38,7 @@ import {
 } from './collab/index.js';
 import type { Clock } from '../lib/clock.js';
 import { createGitSync } from './sync/index.js';
+import { createHistory } from './history/index.js';
 import {
   createMoveRecovery,
   createPageDiscovery,
@@ -274,6 +275,8 @@ export async function createServices(deps: ServiceDeps) {
     // Agent-facing views and the recoverable delete (MCP's svc_get_manifest, svc_get_context, svc_delete_page).
     discovery: createPageDiscovery({ store, access, pages, dataDir: config.dataDir }),
     trash: createPageTrash({ access, pages, clock, dataDir: config.dataDir }),
+    // Page history read from git, and restoring a past version as a new save.
+    history: createHistory({ store, access, pages, dataDir: config.dataDir }),
     search: createSearchService({ access, searchIndex }),
     // AI: chat is grounded in pages found by the workspace's search and read as the caller.
     ai: createAiService({

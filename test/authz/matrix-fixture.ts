@@ -36,6 +36,8 @@ export interface Fixture {
   templateId: string;
   throwawayKeyId: string;
   versionSlug: string;
+  /** A commit of the page's history (the version committed the tree). */
+  historyCommit: string;
   /** A sync conflict seeded as the sync engine records one (see `seedConflict`). */
   conflict: { id: string; pageId: string; stamp: string };
   /** A viewer whose role the role-change route is pointed at. */
@@ -145,6 +147,11 @@ export async function buildFixture(server: TestServer): Promise<Fixture> {
     201,
     'version',
   );
+  const history = await ok(
+    server.request('GET', `/api/v1/workspaces/${ws.id}/history?page=matrix/page.md`, { token: owner.token }),
+    200,
+    'page history',
+  );
   await ok(
     server.request('PUT', `/api/v1/workspaces/${ws.id}/custom-domain`, {
       token: owner.token,
@@ -213,6 +220,7 @@ export async function buildFixture(server: TestServer): Promise<Fixture> {
     templateId: templates.data[0].id,
     throwawayKeyId: throwaway.id,
     versionSlug: version.slug,
+    historyCommit: history.data[0].commit,
     conflict: await seedConflict(server, ws.id, page.page_id),
     bystanderId: bystander.id,
     seq: () => ++n,

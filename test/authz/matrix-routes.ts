@@ -419,6 +419,25 @@ export const ROUTES: Record<string, RouteSpec> = {
     callAllowed: true,
   },
   'GET /api/v1/workspaces/:id/export': { access: { role: 'viewer' } },
+  'GET /api/v1/workspaces/:id/history': {
+    access: { role: 'viewer' },
+    path: (f) => WS(f, '/history?page=matrix/page.md'),
+  },
+  'GET /api/v1/workspaces/:id/history/diff': {
+    access: { role: 'viewer' },
+    path: (f) => WS(f, `/history/diff?page=matrix/page.md&from=${f.historyCommit}`),
+  },
+  'GET /api/v1/workspaces/:id/history/deleted': { access: { role: 'viewer' } },
+  'GET /api/v1/workspaces/:id/history/:commit': {
+    access: { role: 'viewer' },
+    path: (f) => WS(f, `/history/${f.historyCommit}?page=matrix/page.md`),
+  },
+  'POST /api/v1/workspaces/:id/history/restore': {
+    access: { role: 'editor' },
+    body: (f) => ({ page: 'matrix/page.md', commit: f.historyCommit, lastKnownHash: 'sha256:stale' }),
+    callAllowed: true,
+    why: 'sent when allowed: the stale hash makes it a 409 that changes nothing',
+  },
   'POST /api/v1/workspaces/:id/export': {
     access: { role: 'viewer' },
     op: 'read',

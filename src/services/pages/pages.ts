@@ -27,6 +27,7 @@ import { movePage } from './moves.js';
 import { reorderPages } from './tree.js';
 import { createTreeCache } from './tree-cache.js';
 import { upsertPage } from './upsert.js';
+import { ULID_RE } from './reconcile-files.js';
 import {
   type CreatePageInput,
   type createPageInput,
@@ -69,10 +70,19 @@ export function createPages(deps: PagesDeps) {
     });
   }
 
-  /** Writes a new page file and indexes it; the caller holds the lock and has checked the path is free. */
-  async function create(actor: Actor, loc: Located, fields: Record<string, unknown>, body: string) {
+  /**
+   * Writes a new page file and indexes it; the caller holds the lock and has checked the path
+   * is free. A new page gets a new id; a restored one may bring back its own (`id`).
+   */
+  async function create(
+    actor: Actor,
+    loc: Located,
+    fields: Record<string, unknown>,
+    body: string,
+    id: string = ulid(),
+  ) {
     const now = clock.now().toISOString();
-    const frontmatter = canonicalFrontmatter({ ...fields, id: ulid() });
+    const frontmatter = canonicalFrontmatter({ ...fields, id });
     await ctx.fsWrite(loc.path, () => loc.files.write(loc.path, frontmatter, body));
     const row = rowFor({
       id: frontmatter.id as string,
@@ -225,6 +235,41 @@ export function createPages(deps: PagesDeps) {
         events.emit(type, { workspace_id: loc.workspace.id, path: loc.path, actor: actorIdOf(actor) });
       }
       return { page: presentPage(result.row, result.body), created: result.created };
+    },
+
+    /**
+     * Brings back a deleted page at `path` from an earlier revision's frontmatter and body
+     * (page history's restore): an ordinary create, keeping `pageId` when no page of the
+     * workspace holds that id now, else under a new id. 409 when a file is at the path.
+     */
+    async recreate(
+      actor: Actor,
+      workspace: string,
+      path: string,
+      revision: { frontmatter: Record<string, unknown>; body: string; pageId: string | undefined },
+    ): Promise<PageObject> {
+      const loc = await ctx.locate(actor, workspace, path, CAN.edit);
+      const row = await lock.run(loc.workspace.id, async () => {
+        if ((await ctx.currentLocked(loc)).file) {
+          throw new AppError('CONFLICT', `A page already exists at ${loc.path}`, {
+            details: { path: loc.path },
+          });
+        }
+        const { id: _id, ...fields } = revision.frontmatter;
+        fields.title ??= titleFromPath(loc.path);
+        // Page ids are unique across the instance: an id taken since (a copy of the file) is not reused.
+        const free =
+          revision.pageId !== undefined &&
+          ULID_RE.test(revision.pageId) &&
+          (await pagesTable.findByIdAnywhere(db, revision.pageId)) === undefined;
+        return create(actor, loc, fields, revision.body, free ? revision.pageId : undefined);
+      });
+      events.emit('page-created', {
+        workspace_id: loc.workspace.id,
+        path: row.path,
+        actor: actorIdOf(actor),
+      });
+      return presentPage(row, revision.body);
     },
 
     /** SPEC.md 4.2 DELETE: removes the file and its index row; the activity feed keeps its history. */

@@ -5,6 +5,7 @@ import { ApiError } from '../api/client';
 import { loadPage } from '../api/page-loads';
 import { canEdit, type Page, type Role } from '../api/types';
 import { PageComments } from '../comments/page-comments';
+import { PageHistory } from '../history/page-history';
 import { useEvents } from '../live/workspace-events';
 import { PagePresence } from '../presence/page-presence';
 import { errorText } from '../ui/form-error';
@@ -170,6 +171,13 @@ function OpenPage({
             </button>
           )}
           <PageComments slug={slug} path={path} role={role} />
+          <PageHistory
+            workspaceId={workspaceId}
+            path={path}
+            role={role}
+            currentHash={() => session.current?.baseHash}
+            onRestored={() => void session.current?.remoteUpdated()}
+          />
         </div>
       </header>
       {editingDetails && (
