@@ -35,6 +35,8 @@ import { syncRoutes } from './http/routes/sync.js';
 import { wsRoutes } from './http/routes/ws.js';
 import { webhookRoutes } from './http/routes/webhooks.js';
 import { metricsRoutes } from './http/routes/metrics.js';
+import { gdprRoutes } from './http/routes/gdpr.js';
+import { platformAdminRoutes } from './http/routes/platform-admin.js';
 import { startMetricsListener } from './http/metrics-listener.js';
 import { createWebApp } from './http/web-app.js';
 import { LOW_DISK_BYTES } from './services/operations/index.js';
@@ -135,6 +137,8 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
         corsOrigins: config.mcpCorsOrigins,
         ...{ quota: core.quota, logger, publicUrl: config.publicUrl, metrics },
       }),
+      // Cloud edition only: GDPR and the platform owner's administration (404 in Community).
+      ...(config.edition === 'cloud' ? [gdprRoutes(services), platformAdminRoutes(services)] : []),
       // Last: its catch-all answers only what no other route claims.
       webApp.routes,
     ],

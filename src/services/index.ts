@@ -56,6 +56,7 @@ import { meteredSearch } from '../metrics/metered-search.js';
 import { type Metrics, NO_METRICS } from '../metrics/metrics.js';
 import { createOutboundWebhooks, type DeliveryOptions } from './webhooks/index.js';
 import type { HostResolver } from '../git/remote-url.js';
+import { createCloudServices } from './cloud/index.js';
 
 /** Spends one unit of a rate-limit bucket; false once it is exhausted. */
 export type Quota = (bucket: BucketName, key: string) => Promise<boolean>;
@@ -297,6 +298,13 @@ export async function createServices(deps: ServiceDeps) {
       reconciling: reconciler.startupProgress,
     }),
   };
+  // Cloud edition: GDPR and the platform owner's administration (routes only with EDITION=cloud).
+  const cloud = createCloudServices({
+    ...{ store, clock, dataDir: config.dataDir, passwords, health: services.health },
+    customDomains: publishing.customDomains,
+    signIn: (userId, client) => auth.signIn(userId, client),
+    sessionOf: async (token) => (await jwt.verify(token)).sessionId,
+  });
 
   const runtime = {
     /** The search index the page services write through (tests make it fail on purpose). */
@@ -344,7 +352,7 @@ export async function createServices(deps: ServiceDeps) {
       await pgLock?.close();
     },
   };
-  return { services, runtime };
+  return { services: { ...services, cloud }, runtime };
 }
 
 /** The capability facades: everything an adapter may use. */
