@@ -1,10 +1,11 @@
 import yauzl from 'yauzl';
 import type { DatabaseTarget } from '../helpers/databases.js';
+import type { StartOptions } from '../helpers/server.js';
 import { startCollab } from '../collab/collab-helpers.js';
 
 /** A Cloud-edition server on `target`'s database (see startCollab), the GDPR bucket left at its real limit. */
-export function startCloud(target: DatabaseTarget, env: Record<string, string> = {}) {
-  return startCollab(target, { env: { EDITION: 'cloud', ...env } });
+export function startCloud(target: DatabaseTarget, options: StartOptions = {}) {
+  return startCollab(target, { ...options, env: { EDITION: 'cloud', ...options.env } });
 }
 
 /** Downloads a ZIP with a bearer token: the response and the bytes. */
