@@ -34,3 +34,19 @@ export function jsonOf(files: Map<string, Buffer>, name: string): any {
   if (!file) throw new Error(`${name} is not in the ZIP (${[...files.keys()].join(', ')})`);
   return JSON.parse(file.toString('utf8'));
 }
+
+/** Routes of the other half of the Cloud edition (billing), covered by its own suites. */
+export const isBillingRoute = (url: string): boolean =>
+  url.startsWith('/api/v1/billing') ||
+  url.startsWith('/api/webhooks/stripe') ||
+  url.startsWith('/api/v1/admin/billing');
+
+/** `METHOD url` of every route a Cloud server registers that a Community one does not (HEAD left out). */
+export function cloudOnlyRoutes(
+  cloud: Array<{ method: string; url: string }>,
+  community: Array<{ method: string; url: string }>,
+): string[] {
+  const key = (r: { method: string; url: string }) => `${r.method} ${r.url}`;
+  const shared = new Set(community.map(key));
+  return [...new Set(cloud.filter((r) => r.method !== 'HEAD').map(key))].filter((k) => !shared.has(k)).sort();
+}
