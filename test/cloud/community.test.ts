@@ -61,6 +61,17 @@ describe('Community edition', () => {
     expect(failures).toEqual([]);
   });
 
+  it("describes every Cloud route in the Cloud server's OpenAPI document", async () => {
+    const res = await fetch(`${cloud.url}/api/openapi.json`);
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as { paths: Record<string, Record<string, unknown>> };
+    const missing = routes.filter((route) => {
+      const [method, url] = route.split(' ') as [string, string];
+      return !doc.paths[url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')]?.[method.toLowerCase()];
+    });
+    expect(missing).toEqual([]);
+  });
+
   it('keeps the onboarding route both editions share', async () => {
     const res = await community.request('GET', '/api/v1/users/me/onboarding', { token: owner.token });
     expect(res.status).toBe(200);

@@ -230,6 +230,29 @@ describeEachDatabase('GDPR: data export, account deletion, organization export (
     expect(members.body.data.map((m: { user_id: string }) => m.user_id)).not.toContain(bob.id);
   });
 
+  it('asks an account without a password for a sign-in of the last five minutes instead', async () => {
+    const dana = await registerUser(server, { name: 'Dana' });
+    const db = server.folio.store.db;
+    // As an account opened through an identity provider: no password at all.
+    await db.updateTable('users').set({ password_hash: null }).where('id', '=', dana.id).execute();
+    await db
+      .updateTable('sessions')
+      .set({ created_at: new Date(Date.now() - 10 * 60_000).toISOString() })
+      .where('user_id', '=', dana.id)
+      .execute();
+    const stale = await server.request('DELETE', '/api/v1/users/me', { token: dana.token, body: {} });
+    expect(stale.status).toBe(403);
+    expect(stale.body.details.reason).toBe('fresh_sign_in_required');
+    await db
+      .updateTable('sessions')
+      .set({ created_at: new Date().toISOString() })
+      .where('user_id', '=', dana.id)
+      .execute();
+    const fresh = await server.request('DELETE', '/api/v1/users/me', { token: dana.token, body: {} });
+    expect(fresh.status).toBe(204);
+    expect((await server.request('GET', '/api/auth/me', { token: dana.token })).status).toBe(401);
+  });
+
   it('lets the last Super Admin go once nobody else works in the organization', async () => {
     const res = await server.request('DELETE', '/api/v1/users/me', {
       token: alice.token,
