@@ -101,6 +101,7 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
     notFoundFallback: webApp.fallback,
     apiReference: { version: VERSION },
     metrics,
+    ...(config.edition === 'cloud' ? { orgRateLimits: services.cloud.adminOrgs.rateLimitsOf } : {}),
     routes: [
       ...(metrics.enabled ? [metricsRoutes(metrics)] : []),
       healthRoutes(services.health, VERSION),

@@ -13,6 +13,12 @@ export function rateKey(request: FastifyRequest, bucket: BucketName): string {
   return `${bucket}:ip:${request.ip}`;
 }
 
+/**
+ * An organization's own limits, replacing some buckets' (Cloud: set by the platform owner);
+ * null when it has none.
+ */
+export type OrgRateLimits = (orgId: string) => Promise<Partial<Record<BucketName, number>> | null>;
+
 function setHeaders(reply: FastifyReply, decision: RateDecision): void {
   reply.header('X-RateLimit-Limit', String(decision.limit));
   reply.header('X-RateLimit-Remaining', String(decision.remaining));
@@ -30,16 +36,20 @@ export function installRateLimits(
   limiter: RateLimiter,
   table: BucketTable,
   metrics?: Pick<Metrics, 'rateLimited'>,
+  orgLimits?: OrgRateLimits,
 ): void {
   app.addHook('preValidation', async (request, reply) => {
     const declared = request.routeOptions.config?.rateLimit;
     if (!declared) return;
     const buckets: readonly BucketName[] = typeof declared === 'string' ? [declared] : declared;
     let tightest: RateDecision | null = null;
+    const overrides = request.actor && orgLimits ? await orgLimits(request.actor.orgId) : null;
     for (const bucket of buckets) {
       // Turned off by the operator (RATE_LIMITS): not counted, no headers.
       if (table[bucket].limit === UNLIMITED) continue;
-      const decision = await limiter.hit(rateKey(request, bucket), table[bucket]);
+      const own = bucket === 'registration' ? undefined : overrides?.[bucket];
+      const limit = own === undefined ? table[bucket] : { ...table[bucket], limit: own };
+      const decision = await limiter.hit(rateKey(request, bucket), limit);
       if (!decision.allowed) {
         metrics?.rateLimited.inc({ bucket });
         setHeaders(reply, decision);

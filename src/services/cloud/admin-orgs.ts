@@ -42,12 +42,18 @@ export const rateLimitsInput = z.object({
   limits: z.partialRecord(bucket, z.number().int().min(1).max(1_000_000).nullable()),
 });
 
+/** How long an organization's rate limits are remembered by each instance. */
+const RATE_LIMITS_TTL_MS = 30_000;
+
 const parse = <T>(text: string | null | undefined): T | null => (text ? (JSON.parse(text) as T) : null);
 
 /** The platform owner's view of organizations: list, details, plan, subscription override, rate limits, export. */
 export function createAdminOrgs(deps: { store: Store; clock: Clock; dataDir: string }) {
   const db = deps.store.db;
   const now = () => deps.clock.now().toISOString();
+  // Every authenticated request asks for its organization's limits: read once per
+  // RATE_LIMITS_TTL_MS (another instance's change shows within that time; this one's at once).
+  const limitsCache = new Map<string, { limits: Record<string, number> | null; until: number }>();
 
   const summary = db.selectFrom('orgs').select((eb) => [
     'orgs.id',
@@ -153,6 +159,21 @@ export function createAdminOrgs(deps: { store: Store; clock: Clock; dataDir: str
   }
 
   return {
+    /** The organization's own rate limits (bucket -> limit), or null; cached briefly. */
+    rateLimitsOf: async (orgId: string): Promise<Partial<Record<BucketName, number>> | null> => {
+      const cached = limitsCache.get(orgId);
+      if (cached && cached.until > Date.now()) return cached.limits;
+      const row = await db
+        .selectFrom('orgs')
+        .select('rate_limits')
+        .where('id', '=', orgId)
+        .executeTakeFirst();
+      const limits = parse<Record<string, number>>(row?.rate_limits);
+      if (limitsCache.size > 10_000) limitsCache.clear();
+      limitsCache.set(orgId, { limits, until: Date.now() + RATE_LIMITS_TTL_MS });
+      return limits;
+    },
+
     /** Newest first, 20 at a time; `q` filters by handle or name. */
     async list(actor: Actor, input: z.infer<typeof listOrgsInput>) {
       requirePlatformOwner(actor, 'read');
@@ -219,7 +240,15 @@ export function createAdminOrgs(deps: { store: Store; clock: Clock; dataDir: str
         else limits[name] = value;
       }
       const stored = Object.keys(limits).length > 0 ? JSON.stringify(limits) : null;
-      return change(actor, org.id, 'org_rate_limits_changed', { rate_limits: stored }, { limits });
+      const result = await change(
+        actor,
+        org.id,
+        'org_rate_limits_changed',
+        { rate_limits: stored },
+        { limits },
+      );
+      limitsCache.delete(org.id);
+      return result;
     },
 
     /** The organization's export, as its Super Admins get it; the export is audited. */
