@@ -31,7 +31,7 @@ export default function PlatformScreen() {
   const cloud = useImpersonation();
   if (me.isPending || cloud.isPending) return <Loading />;
   const isOwner = (me.data as { platform_owner?: boolean } | null | undefined)?.platform_owner === true;
-  if (!isOwner || cloud.data === null) return <NotFoundPage />;
+  if (!isOwner || !cloud.data) return <NotFoundPage />;
   const current = SECTIONS.find((s) => s.id === section);
   if (!current) return <Navigate to={`/settings/platform/${SECTIONS[0].id}`} replace />;
   return (
