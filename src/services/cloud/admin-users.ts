@@ -130,7 +130,8 @@ export function createAdminUsers(deps: { store: Store; clock: Clock; sign: Imper
         action: 'user_deleted',
         targetType: 'user',
         targetId: user.id,
-        details: { email: user.email },
+        // No email or name: the audit log outlives the account and must not keep its personal data.
+        details: {},
         at: now(),
       });
     },
@@ -169,7 +170,7 @@ export function createAdminUsers(deps: { store: Store; clock: Clock; sign: Imper
           action: 'user_impersonated',
           targetType: 'user',
           targetId: user.id,
-          details: { email: user.email, reason: input.reason, session_id: sessionId, ip: client.ip },
+          details: { reason: input.reason, session_id: sessionId },
           at: now(),
         });
       });
