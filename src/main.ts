@@ -40,6 +40,8 @@ import { adminBillingRoutes } from './http/routes/admin-billing.js';
 import { billingRoutes } from './http/routes/billing.js';
 import { stripeWebhookRoutes } from './http/routes/stripe-webhook.js';
 import { historyRoutes } from './http/routes/history.js';
+import { gdprRoutes } from './http/routes/gdpr.js';
+import { platformAdminRoutes } from './http/routes/platform-admin.js';
 import { startMetricsListener } from './http/metrics-listener.js';
 import { createWebApp } from './http/web-app.js';
 import { LOW_DISK_BYTES } from './services/operations/index.js';
@@ -55,9 +57,9 @@ export type FolioOptions = CoreOptions;
 
 /** An organization's rate-limit table: its plan's tier (Cloud edition). */
 const planBucketsOf =
-  (cloud: CloudBilling, tables: Readonly<Record<PlanId, BucketTable>>) =>
+  (billing: CloudBilling, tables: Readonly<Record<PlanId, BucketTable>>) =>
   async (orgId: string): Promise<BucketTable> =>
-    tables[await cloud.plans.tierOf(orgId)];
+    tables[await billing.plans.tierOf(orgId)];
 
 export interface Folio extends Omit<Core, 'close'> {
   app: FastifyInstance;
@@ -101,20 +103,21 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
   );
 
   const webApp = createWebApp();
-  const cloud = config.edition === 'cloud' ? services.cloud : null;
+  const billing = config.edition === 'cloud' ? services.billing : null;
   const app = await buildHttpApp({
     logger,
     trustProxy: config.trustProxy,
     publicOrigin: new URL(config.publicUrl).origin,
     limiter: core.limiter,
     buckets: core.buckets,
-    ...(cloud && core.planBuckets ? { bucketsFor: planBucketsOf(cloud, core.planBuckets) } : {}),
+    ...(billing && core.planBuckets ? { bucketsFor: planBucketsOf(billing, core.planBuckets) } : {}),
     authenticate: services.authenticate,
     // A verified custom domain serves its workspace's site at `/`.
     rewriteUrl: services.customDomains.rewriteUrl,
     notFoundFallback: webApp.fallback,
     apiReference: { version: VERSION },
     metrics,
+    ...(config.edition === 'cloud' ? { orgRateLimits: services.cloud.adminOrgs.rateLimitsOf } : {}),
     routes: [
       ...(metrics.enabled ? [metricsRoutes(metrics)] : []),
       healthRoutes(services.health, VERSION),
@@ -149,12 +152,14 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
       customDomainRoutes(services),
       analyticsRoutes(services, config.publicUrl),
       // The Cloud edition's billing: these routes do not exist in the Community edition.
-      ...(cloud ? [billingRoutes(cloud), stripeWebhookRoutes(cloud), adminBillingRoutes(cloud)] : []),
+      ...(billing ? [billingRoutes(billing), stripeWebhookRoutes(billing), adminBillingRoutes(billing)] : []),
       mcpRoutes(services, {
         offerSync: true,
         corsOrigins: config.mcpCorsOrigins,
         ...{ quota: core.quota, logger, publicUrl: config.publicUrl, metrics },
       }),
+      // Cloud edition only: GDPR and the platform owner's administration (404 in Community).
+      ...(config.edition === 'cloud' ? [gdprRoutes(services), platformAdminRoutes(services)] : []),
       // Last: its catch-all answers only what no other route claims.
       webApp.routes,
     ],

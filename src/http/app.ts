@@ -22,7 +22,7 @@ import { answerFrameworkError, clientErrorHandler, installErrorHandling } from '
 import './fastify-types.js';
 import { apiDocsRoutes } from './api-docs.js';
 import { openApiDocumentRoute, registerOpenApi } from './openapi.js';
-import { installRateLimits } from './rate-limit-hook.js';
+import { installRateLimits, type OrgRateLimits } from './rate-limit-hook.js';
 import { installRequestMetrics } from './request-metrics.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { installRouteSchemas } from './route-schemas.js';
@@ -87,6 +87,8 @@ export interface HttpDeps {
   apiReference?: { version: string };
   /** Counts requests and rate-limit refusals when FF_METRICS is on. */
   metrics?: Metrics;
+  /** Per-organization replacements of the limits (Cloud edition). */
+  orgRateLimits?: OrgRateLimits;
 }
 
 /**
@@ -164,7 +166,10 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
       throw crossOriginRefused();
     }
   });
-  installRateLimits(app, deps.limiter, deps.buckets, deps.metrics, deps.bucketsFor);
+  installRateLimits(app, deps.limiter, deps.buckets, deps.metrics, {
+    tableFor: deps.bucketsFor,
+    orgLimits: deps.orgRateLimits,
+  });
 
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(

@@ -59,6 +59,7 @@ import { createOutboundWebhooks, type DeliveryOptions } from './webhooks/index.j
 import type { HostResolver } from '../git/remote-url.js';
 import { createChangeRequests } from './change-requests/index.js';
 import { createCloudBilling } from './billing/index.js';
+import { createCloudServices } from './cloud/index.js';
 
 /** Spends one unit of a rate-limit bucket; false once it is exhausted. */
 export type Quota = (bucket: BucketName, key: string) => Promise<boolean>;
@@ -125,8 +126,8 @@ export async function createServices(deps: ServiceDeps) {
     maxPageBytes: config.gitMaxPageBytes,
   });
   // The Cloud edition's plans and billing; its plan-backed limits replace the Community's none.
-  const cloud = config.edition === 'cloud' ? createCloudBilling({ config, store, clock, logger }) : null;
-  const planLimits: PlanLimits = cloud?.planLimits ?? { ...communityPlanLimits };
+  const billing = config.edition === 'cloud' ? createCloudBilling({ config, store, clock, logger }) : null;
+  const planLimits: PlanLimits = billing?.planLimits ?? { ...communityPlanLimits };
   const workspaces = createWorkspaces({
     ...{ store, clock, logger, access, searchIndex, dataDir },
     ...{ publicUrl: config.publicUrl, remoteRules: remoteRulesOf(config), planLimits },
@@ -302,7 +303,7 @@ export async function createServices(deps: ServiceDeps) {
     templates: createTemplates(),
     backups,
     /** Plans and billing: present only in the Cloud edition (its routes exist only then). */
-    cloud,
+    billing,
     ...collaboration,
     ...publishing,
     authenticate: createAuthenticator({ store, jwt, apiKeys }),
@@ -314,6 +315,14 @@ export async function createServices(deps: ServiceDeps) {
       reconciling: reconciler.startupProgress,
     }),
   };
+  // Cloud edition: GDPR and the platform owner's administration (routes only with EDITION=cloud).
+  const cloud = createCloudServices({
+    ...{ store, clock, dataDir: config.dataDir, passwords, health: services.health },
+    customDomains: publishing.customDomains,
+    signIn: (userId, client) => auth.signIn(userId, client),
+    sessionOf: async (token) => (await jwt.verify(token)).sessionId,
+    ...(billing ? { onPlanChange: billing.plans.forget } : {}),
+  });
 
   const runtime = {
     /** The search index the page services write through (tests make it fail on purpose). */
@@ -363,7 +372,7 @@ export async function createServices(deps: ServiceDeps) {
       await pgLock?.close();
     },
   };
-  return { services, runtime };
+  return { services: { ...services, cloud }, runtime };
 }
 
 /** The capability facades: everything an adapter may use. */

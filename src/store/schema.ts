@@ -46,6 +46,7 @@ export interface Database {
   change_request_review_comments: ChangeRequestReviewCommentsTable;
   billing_subscriptions: BillingSubscriptionsTable;
   stripe_events: StripeEventsTable;
+  admin_audit: AdminAuditTable;
 }
 
 export type Flag = 0 | 1;
@@ -63,6 +64,8 @@ export interface UsersTable {
   locked_until: string | null;
   created_at: string;
   updated_at: string;
+  /** Set when the account was deleted (Cloud GDPR, migration 0016); the row keeps no personal data. */
+  deleted_at: string | null;
 }
 
 export interface OrgsTable {
@@ -71,6 +74,10 @@ export interface OrgsTable {
   name: string;
   plan: string;
   created_at: string;
+  /** JSON `{ plan, expires_at, note }` set by the platform owner (migration 0016). */
+  subscription_override?: string | null;
+  /** JSON `{ bucket: limit }` per-organization rate limits (migration 0016). */
+  rate_limits?: string | null;
 }
 
 export interface OrgMembersTable {
@@ -113,6 +120,8 @@ export interface SessionsTable {
   expires_at: string;
   /** The JWT key the session was opened under; null (or another key) means it has ended. */
   key_id: string | null;
+  /** The platform owner who opened this session as its user (migration 0016). */
+  impersonated_by?: string | null;
 }
 
 /** Every refresh token ever issued; a used one that comes back is a reuse. */
@@ -570,4 +579,18 @@ export interface StripeEventsTable {
   /** `applied`, `stale` (older than the state already applied) or `ignored` (nothing to do). */
   outcome: string;
   received_at: string;
+}
+/** One action of the platform owner's administration (migration 0016); never updated. */
+export interface AdminAuditTable {
+  id: string;
+  /** The platform owner who acted. */
+  actor_id: string;
+  /** e.g. `org_plan_changed`, `user_impersonated`, `user_deleted`. */
+  action: string;
+  /** `org`, `user` or `domain`. */
+  target_type: string;
+  target_id: string;
+  /** JSON object. */
+  details: string;
+  created_at: string;
 }

@@ -27,6 +27,7 @@ describeEachDatabase('store on $name', (target) => {
       session_epoch: 0,
       failed_logins: 0,
       locked_until: null,
+      deleted_at: null,
       created_at: now(),
       updated_at: now(),
     };

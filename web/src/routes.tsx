@@ -11,12 +11,14 @@ import { ResetPasswordPage } from './auth/reset-password-page';
 import { NotFoundPage } from './ui/not-found-page';
 import { Loading } from './ui/loading';
 import { WorkspaceScreen } from './workspace/workspace-screen';
+import { ImpersonationBanner } from './platform/impersonation-banner';
 
 // Administration is a chunk of its own: most visits never open it.
 const AdminScreen = lazy(() => import('./admin/admin-screen'));
 // Change requests, likewise.
 const ChangeRequestsScreen = lazy(() => import('./change-requests/change-requests-screen'));
 const BillingPage = lazy(() => import('./billing/billing-page'));
+const PlatformScreen = lazy(() => import('./platform/platform-screen'));
 
 /** Renders its children for a signed-in user; sends anyone else to sign in, then back here. */
 function RequireSession({ children }: { children: ReactNode }) {
@@ -27,7 +29,12 @@ function RequireSession({ children }: { children: ReactNode }) {
     const next = encodeURIComponent(location.pathname + location.search);
     return <Navigate to={`/login?next=${next}`} replace />;
   }
-  return children;
+  return (
+    <>
+      <ImpersonationBanner />
+      {children}
+    </>
+  );
 }
 
 /** `/`: the first workspace of a signed-in user. */
@@ -114,6 +121,16 @@ export function AppRoutes() {
           <RequireSession>
             <Suspense fallback={<Loading />}>
               <BillingPage />
+            </Suspense>
+          </RequireSession>
+        }
+      />
+      <Route
+        path="/settings/platform/:section?"
+        element={
+          <RequireSession>
+            <Suspense fallback={<Loading />}>
+              <PlatformScreen />
             </Suspense>
           </RequireSession>
         }

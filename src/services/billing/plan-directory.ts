@@ -23,17 +23,38 @@ export function createPlanDirectory(deps: { store: Store; clock: Clock }) {
   const tiers = new Map<string, { plan: PlanId; at: number }>();
 
   async function planIdOf(orgId: string, trx: Kysely<Database> = db): Promise<PlanId> {
-    const org = await trx.selectFrom('orgs').select('plan').where('id', '=', orgId).executeTakeFirst();
-    const plan = planOf(org?.plan).id;
-    // The platform owner's Enterprise (and Free) do not depend on Stripe.
-    if (plan === 'enterprise' || plan === 'free') return plan;
+    const org = await trx
+      .selectFrom('orgs')
+      .select(['plan', 'subscription_override'])
+      .where('id', '=', orgId)
+      .executeTakeFirst();
+    const override = overrideOf(org?.subscription_override);
+    // A subscription the platform owner granted wins over billing until it expires.
+    if (override && !override.expired) return override.plan;
     const sub = await trx
       .selectFrom('billing_subscriptions')
-      .select(['status', 'grace_until'])
+      .select(['plan', 'status', 'grace_until'])
       .where('org_id', '=', orgId)
       .executeTakeFirst();
+    // Once a grant expires, the organization has what it pays for, and no more.
+    const plan = override ? planOf(sub?.plan).id : planOf(org?.plan).id;
+    // The platform owner's Enterprise (and Free) do not depend on Stripe.
+    if (plan === 'enterprise' || plan === 'free') return plan;
     if (!sub) return plan;
     return planGranted({ plan, status: sub.status, grace_until: sub.grace_until }, deps.clock.now());
+  }
+
+  /** The platform owner's grant stored on the organization (`{ plan, expires_at }`), or null. */
+  function overrideOf(raw: string | null | undefined): { plan: PlanId; expired: boolean } | null {
+    if (!raw) return null;
+    try {
+      const grant = JSON.parse(raw) as { plan?: unknown; expires_at?: unknown };
+      const plan = planOf(typeof grant.plan === 'string' ? grant.plan : undefined).id;
+      const expiresAt = typeof grant.expires_at === 'string' ? Date.parse(grant.expires_at) : NaN;
+      return { plan, expired: Number.isFinite(expiresAt) && expiresAt <= deps.clock.now().getTime() };
+    } catch {
+      return null;
+    }
   }
 
   /** Everyone holding an editor-or-higher seat, by email, plus pending invitations to such roles. */

@@ -65,6 +65,7 @@ export async function createAccount(
     session_epoch: 0,
     failed_logins: 0,
     locked_until: null,
+    deleted_at: null,
     created_at: input.now,
     updated_at: input.now,
   };

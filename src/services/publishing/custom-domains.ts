@@ -251,6 +251,28 @@ export function createCustomDomains(deps: {
       await refresh();
     },
 
+    /**
+     * The platform owner's re-check: looks the TXT record up again even for a verified
+     * domain, which goes back to pending when the record is gone. Answers the new state.
+     */
+    async recheck(workspaceId: string): Promise<CustomDomainRecord> {
+      const row = await read(workspaceId);
+      const ok = await lookupMatches(row.domain, row.token);
+      const now = deps.clock.now().toISOString();
+      await db
+        .updateTable('custom_domains')
+        .set(
+          ok
+            ? { status: 'verified', verified_at: row.verified_at ?? now, checked_at: now }
+            : { status: 'pending', checked_at: now },
+        )
+        .where('workspace_id', '=', workspaceId)
+        .where('domain', '=', row.domain)
+        .execute();
+      await refresh();
+      return present(await read(workspaceId));
+    },
+
     /** For a TLS terminator's on-demand `ask`: true only for a verified domain of a live workspace. */
     async isAllowed(domain: string): Promise<boolean> {
       const host = hostOf(domain);

@@ -12,6 +12,7 @@ import * as webhooks from './0010-webhooks.js';
 import * as pageRevisions from './0011-page-revisions.js';
 import * as changeRequests from './0012-change-requests.js';
 import * as billing from './0013-billing.js';
+import * as cloudAdministration from './0016-cloud-administration.js';
 
 /**
  * Every migration, in order. Forward-only: a released migration is never
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0011-page-revisions': pageRevisions,
   '0012-change-requests': changeRequests,
   '0013-billing': billing,
+  '0016-cloud-administration': cloudAdministration,
 };
 
 export const migrationProvider: MigrationProvider = {

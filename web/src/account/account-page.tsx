@@ -10,6 +10,7 @@ import { PasskeysSection } from './passkeys-section';
 import { PasswordSection } from './password-section';
 import { ProfileSection } from './profile-section';
 import { SessionsSection } from './sessions-section';
+import { YourDataSection } from './your-data-section';
 
 /**
  * `/settings/account`: who is signed in and how: first steps for a new account, the
@@ -45,6 +46,7 @@ export function AccountPage() {
         <ApiKeysSection />
         {providers.data?.passkeys && <PasskeysSection />}
         <IdentitiesSection />
+        <YourDataSection />
       </main>
     </div>
   );

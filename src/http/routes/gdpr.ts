@@ -1,0 +1,56 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { deleteAccountInput, type Download } from '../../services/cloud/index.js';
+import type { Services } from '../../services/index.js';
+import { requireActor, requireSignedIn } from '../auth-context.js';
+import { clearSessionCookies } from '../cookies.js';
+import { contentDisposition } from './uploads.js';
+
+const orgParams = z.object({ handle: z.string().describe("The organization's handle") });
+
+/** Streams a ZIP download, never cached. */
+export function sendZip(reply: FastifyReply, download: Download): FastifyReply {
+  reply.header('Content-Type', 'application/zip');
+  reply.header('Content-Disposition', contentDisposition('attachment', download.filename));
+  reply.header('Cache-Control', 'no-store');
+  return reply.send(download.stream);
+}
+
+/**
+ * The Cloud edition's GDPR routes (SPEC.md 4.5): a user's data export (one a day, the
+ * `dataExport` bucket), account deletion, an organization's export, and the impersonation
+ * banner's question and its end. Registered only with EDITION=cloud.
+ */
+export function gdprRoutes(services: Services) {
+  const { gdpr, impersonation } = services.cloud;
+  return (scope: FastifyInstance) => {
+    const app = scope.withTypeProvider<ZodTypeProvider>();
+
+    app.get('/api/v1/users/me/export', { config: { rateLimit: 'dataExport' } }, async (request, reply) =>
+      sendZip(reply, await gdpr.exportMyData(requireActor(request))),
+    );
+
+    app.delete(
+      '/api/v1/users/me',
+      { schema: { body: deleteAccountInput.optional() }, preValidation: requireSignedIn },
+      async (request, reply) => {
+        await gdpr.deleteMyAccount(requireActor(request), request.body ?? {});
+        clearSessionCookies(reply);
+        return reply.code(204).send();
+      },
+    );
+
+    app.get('/api/v1/orgs/:handle/export', { schema: { params: orgParams } }, async (request, reply) =>
+      sendZip(reply, await gdpr.exportOrg(requireActor(request), request.params.handle)),
+    );
+
+    app.get('/api/v1/users/me/impersonation', async (request) => impersonation.status(requireActor(request)));
+
+    app.delete('/api/v1/users/me/impersonation', async (request, reply) => {
+      await impersonation.end(requireActor(request));
+      clearSessionCookies(reply);
+      return reply.code(204).send();
+    });
+  };
+}
