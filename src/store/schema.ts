@@ -17,6 +17,7 @@ export interface Database {
   reset_tokens: ResetTokensTable;
   outbox: OutboxTable;
   pages: PagesTable;
+  ws_tickets: WsTicketsTable;
   page_revisions: PageRevisionsTable;
   page_aliases: PageAliasesTable;
   activity: ActivityTable;
@@ -58,6 +59,8 @@ export interface UsersTable {
   locked_until: string | null;
   created_at: string;
   updated_at: string;
+  /** 0 when the user registered through an older layout that had no terms to accept. */
+  terms_accepted: Generated<Flag>;
 }
 
 export interface OrgsTable {
@@ -487,3 +490,13 @@ export interface WebhookDeliveriesTable {
 }
 
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+
+/** A Layout C WebSocket ticket (hash only), valid 30 seconds and spent on first use. */
+export interface WsTicketsTable {
+  ticket_hash: string;
+  user_id: string;
+  org_id: string;
+  session_id: string | null;
+  session_epoch: number;
+  expires_at: string;
+}

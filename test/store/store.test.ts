@@ -29,6 +29,7 @@ describeEachDatabase('store on $name', (target) => {
       locked_until: null,
       created_at: now(),
       updated_at: now(),
+      terms_accepted: 1 as const,
     };
     await store().db.insertInto('users').values(user).execute();
     const row = await store()

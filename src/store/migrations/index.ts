@@ -10,6 +10,7 @@ import * as identityProviders from './0008-identity-providers.js';
 import * as passkeys from './0009-passkeys.js';
 import * as webhooks from './0010-webhooks.js';
 import * as pageRevisions from './0011-page-revisions.js';
+import * as compatibility from './0014-compatibility.js';
 
 /**
  * Every migration, in order. Forward-only: a released migration is never
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0009-passkeys': passkeys,
   '0010-webhooks': webhooks,
   '0011-page-revisions': pageRevisions,
+  '0014-compatibility': compatibility,
 };
 
 export const migrationProvider: MigrationProvider = {
