@@ -35,6 +35,7 @@ import { syncRoutes } from './http/routes/sync.js';
 import { wsRoutes } from './http/routes/ws.js';
 import { webhookRoutes } from './http/routes/webhooks.js';
 import { metricsRoutes } from './http/routes/metrics.js';
+import { compatRoutes } from './http/compat/index.js';
 import { startMetricsListener } from './http/metrics-listener.js';
 import { createWebApp } from './http/web-app.js';
 import { LOW_DISK_BYTES } from './services/operations/index.js';
@@ -135,6 +136,8 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
         corsOrigins: config.mcpCorsOrigins,
         ...{ quota: core.quota, logger, publicUrl: config.publicUrl, metrics },
       }),
+      // The older layouts' routes (SPEC.md part 9), deprecated.
+      ...compatRoutes(services, VERSION),
       // Last: its catch-all answers only what no other route claims.
       webApp.routes,
     ],
