@@ -513,6 +513,13 @@ export const ROUTES: Record<string, RouteSpec> = {
     callAllowed: true,
     why: 'as ws-token: a WebSocket ticket is for a signed-in session, not an API key',
   },
+  'POST /api/v1/webhooks/:host': {
+    access: { public: true },
+    path: () => '/api/v1/webhooks/github',
+    body: () => ({ ref: 'refs/heads/main' }),
+    why: 'validated by GIT_WEBHOOK_SECRET, not by a caller',
+  },
+  'POST /api/git/webhook': { access: { public: true }, body: () => ({ ref: 'refs/heads/main' }) },
   'GET /api/v1/workspaces/:id/pages': { access: { role: 'viewer' } },
   'POST /api/v1/workspaces/:id/pages': {
     access: { role: 'editor' },

@@ -27,6 +27,8 @@ const COMPAT_OPERATIONS = [
   'delete /api/v1/workspaces/{id}/pages/{page_id}',
   'delete /api/v1/workspaces/{id}/members/{user_id}',
   'put /api/v1/workspaces/{id}/members/{user_id}/role',
+  'post /api/v1/webhooks/{host}',
+  'post /api/git/webhook',
 ];
 
 describe('older layouts: errors, health and deprecation', () => {
@@ -106,6 +108,14 @@ describe('older layouts: errors, health and deprecation', () => {
     const current = await server.request('GET', '/api/health');
     expect(current.body).toEqual({ status: 'ok', version: expect.any(String) });
     expectCurrent(current);
+  });
+
+  it('answers 404 to the older webhooks while GIT_WEBHOOK_SECRET is not set', async () => {
+    for (const url of ['/api/v1/webhooks/github', '/api/git/webhook']) {
+      const res = await server.request('POST', url, { body: { ref: 'refs/heads/main' } });
+      expect(res.status, url).toBe(404);
+      expectDeprecated(res, '/api/git/webhook/');
+    }
   });
 
   it('marks every compatibility route deprecated in the OpenAPI document, and no current one', async () => {

@@ -8,6 +8,7 @@ import { authCompatRoutes } from './auth.js';
 import { healthCompatRoutes } from './health.js';
 import { membersCompatRoutes } from './members.js';
 import { pagesByIdCompatRoutes } from './pages-by-id.js';
+import { webhookCompatRoutes } from './webhooks.js';
 
 /** Every compatibility route plugin, registered after the current routes. */
 export function compatRoutes(services: Services, version: string): Array<(app: FastifyInstance) => void> {
@@ -16,5 +17,6 @@ export function compatRoutes(services: Services, version: string): Array<(app: F
     authCompatRoutes(services),
     pagesByIdCompatRoutes(services),
     membersCompatRoutes(services),
+    webhookCompatRoutes(services),
   ];
 }
