@@ -520,6 +520,12 @@ export const ROUTES: Record<string, RouteSpec> = {
     why: 'validated by GIT_WEBHOOK_SECRET, not by a caller',
   },
   'POST /api/git/webhook': { access: { public: true }, body: () => ({ ref: 'refs/heads/main' }) },
+  'POST /api/v1/workspaces/:id/assets': { access: { role: 'editor' }, multipart: true, callAllowed: true },
+  'POST /api/v1/content/:workspace/assets': {
+    access: { role: 'editor' },
+    multipart: true,
+    callAllowed: true,
+  },
   'GET /api/v1/workspaces/:id/pages': { access: { role: 'viewer' } },
   'POST /api/v1/workspaces/:id/pages': {
     access: { role: 'editor' },

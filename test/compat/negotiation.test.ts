@@ -29,6 +29,8 @@ const COMPAT_OPERATIONS = [
   'put /api/v1/workspaces/{id}/members/{user_id}/role',
   'post /api/v1/webhooks/{host}',
   'post /api/git/webhook',
+  'post /api/v1/workspaces/{id}/assets',
+  'post /api/v1/content/{workspace}/assets',
 ];
 
 describe('older layouts: errors, health and deprecation', () => {

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services/index.js';
+import { assetCompatRoutes } from './assets.js';
 import { authCompatRoutes } from './auth.js';
 import { healthCompatRoutes } from './health.js';
 import { membersCompatRoutes } from './members.js';
@@ -11,12 +12,16 @@ import { pagesByIdCompatRoutes } from './pages-by-id.js';
 import { webhookCompatRoutes } from './webhooks.js';
 
 /** Every compatibility route plugin, registered after the current routes. */
-export function compatRoutes(services: Services, version: string): Array<(app: FastifyInstance) => void> {
+export function compatRoutes(
+  services: Services,
+  version: string,
+): Array<(app: FastifyInstance) => void | Promise<void>> {
   return [
     healthCompatRoutes(services.health, version),
     authCompatRoutes(services),
     pagesByIdCompatRoutes(services),
     membersCompatRoutes(services),
     webhookCompatRoutes(services),
+    assetCompatRoutes(services),
   ];
 }
