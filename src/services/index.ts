@@ -43,6 +43,7 @@ import {
   createMoveRecovery,
   createPageDiscovery,
   createPages,
+  createOlderSearch,
   createPagesById,
   createPageTrash,
   createRebuilder,
@@ -270,6 +271,8 @@ export async function createServices(deps: ServiceDeps) {
     pagesById: createPagesById({ store, access, pages }),
     trash: createPageTrash({ access, pages, clock, dataDir: config.dataDir }),
     search: createSearchService({ access, searchIndex }),
+    // Layout B's search parameters (SPEC.md part 9).
+    olderSearch: createOlderSearch({ store, access, searchIndex }),
     // AI: chat is grounded in pages found by the workspace's search and read as the caller.
     ai: createAiService({
       config: config.ai,

@@ -526,6 +526,10 @@ export const ROUTES: Record<string, RouteSpec> = {
     multipart: true,
     callAllowed: true,
   },
+  'GET /api/v1/search': {
+    access: { role: 'viewer' },
+    path: (f) => `/api/v1/search?q=matrix&workspace=${f.ws.id}`,
+  },
   'GET /api/v1/workspaces/:id/pages': { access: { role: 'viewer' } },
   'POST /api/v1/workspaces/:id/pages': {
     access: { role: 'editor' },

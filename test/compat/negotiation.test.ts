@@ -31,6 +31,7 @@ const COMPAT_OPERATIONS = [
   'post /api/git/webhook',
   'post /api/v1/workspaces/{id}/assets',
   'post /api/v1/content/{workspace}/assets',
+  'get /api/v1/search',
 ];
 
 describe('older layouts: errors, health and deprecation', () => {

@@ -9,6 +9,7 @@ import { authCompatRoutes } from './auth.js';
 import { healthCompatRoutes } from './health.js';
 import { membersCompatRoutes } from './members.js';
 import { pagesByIdCompatRoutes } from './pages-by-id.js';
+import { searchCompatRoutes } from './search.js';
 import { webhookCompatRoutes } from './webhooks.js';
 
 /** Every compatibility route plugin, registered after the current routes. */
@@ -23,5 +24,6 @@ export function compatRoutes(
     membersCompatRoutes(services),
     webhookCompatRoutes(services),
     assetCompatRoutes(services),
+    searchCompatRoutes(services),
   ];
 }

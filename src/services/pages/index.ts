@@ -25,3 +25,4 @@ export { reorderInput } from './tree.js';
 export { createUploads, type IncomingFile, MAX_UPLOAD_BYTES } from './uploads.js';
 export { createPagesById, type PagesByIdService } from './by-id.js';
 export { createPageByIdInput, listPagesByIdInput, updatePageByIdInput } from './by-id-inputs.js';
+export { createOlderSearch, olderSearchInput } from './search-older.js';
