@@ -530,6 +530,19 @@ export const ROUTES: Record<string, RouteSpec> = {
     access: { role: 'viewer' },
     path: (f) => `/api/v1/search?q=matrix&workspace=${f.ws.id}`,
   },
+  'PUT /api/v1/content/:workspace/* [Folio-Layout: B]': {
+    access: { role: 'editor' },
+    headers: { 'folio-layout': 'B' },
+    path: PAGE,
+    body: () => ({ move_to: 'matrix/moved-by-b.md' }),
+    why: 'not sent when allowed: it would move the fixture page',
+  },
+  'POST /api/v1/ai/writing-assist [Folio-Layout: B]': {
+    access: { role: 'editor' },
+    headers: { 'folio-layout': 'B' },
+    body: (f) => ({ workspace_id: f.ws.id, operation: 'improve', content: 'Some text.' }),
+    callAllowed: true,
+  },
   'GET /api/v1/workspaces/:id/pages': { access: { role: 'viewer' } },
   'POST /api/v1/workspaces/:id/pages': {
     access: { role: 'editor' },

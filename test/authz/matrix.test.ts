@@ -103,9 +103,12 @@ describe('authorisation matrix', () => {
     const text = await res.text();
     let error: unknown;
     try {
-      error = (JSON.parse(text) as { error?: unknown }).error;
-      // Layout C's nested error object (asked for with Folio-Layout: C).
-      if (typeof error === 'object' && error !== null) error = (error as { code?: unknown }).code;
+      const parsed = JSON.parse(text) as { error?: unknown; code?: unknown };
+      // Layout C's nested error object and Layout B's problem details (asked for with Folio-Layout).
+      error =
+        typeof parsed.error === 'object' && parsed.error !== null
+          ? (parsed.error as { code?: unknown }).code
+          : (parsed.error ?? parsed.code);
     } catch {
       error = undefined;
     }

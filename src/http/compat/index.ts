@@ -8,9 +8,11 @@ import { assetCompatRoutes } from './assets.js';
 import { authCompatRoutes } from './auth.js';
 import { healthCompatRoutes } from './health.js';
 import { membersCompatRoutes } from './members.js';
+import { moveCompatRoutes } from './move.js';
 import { pagesByIdCompatRoutes } from './pages-by-id.js';
 import { searchCompatRoutes } from './search.js';
 import { webhookCompatRoutes } from './webhooks.js';
+import { writingAssistCompatRoutes } from './writing-assist.js';
 
 /** Every compatibility route plugin, registered after the current routes. */
 export function compatRoutes(
@@ -25,5 +27,7 @@ export function compatRoutes(
     webhookCompatRoutes(services),
     assetCompatRoutes(services),
     searchCompatRoutes(services),
+    moveCompatRoutes(services),
+    writingAssistCompatRoutes(services),
   ];
 }
