@@ -121,6 +121,7 @@ const envSchema = z.object({
   STRIPE_API_BASE: z.string().default('https://api.stripe.com'),
   FRONTMATTER_MODE: z.enum(['strict', 'lenient']).default('lenient'),
   GIT_SYNC_INTERVAL: int(300, 0, 7 * 24 * 3600),
+  GIT_WEBHOOK_SECRET: optionalString,
   GIT_ALLOW_FILE_REMOTES: bool(false),
   GIT_FILE_REMOTE_ROOT: optionalString,
   GIT_NETWORK_TIMEOUT: int(120, 1, 24 * 3600),
@@ -188,6 +189,11 @@ export interface Config {
    * http:// (a self-hosted Gitea on the LAN); off by default as a guard against SSRF.
    */
   readonly gitAllowPrivateHosts: boolean;
+  /**
+   * The older layouts' instance-wide git webhook secret (GIT_WEBHOOK_SECRET); unset, their
+   * webhook routes answer 404. Current webhooks use each workspace's own secret.
+   */
+  readonly gitWebhookSecret: string | undefined;
   /** Outbound webhooks may reach loopback, private and link-local receivers, and plain http. */
   readonly webhookAllowPrivateHosts: boolean;
   /** Page files pulled from git above this size are reported, not indexed. */
@@ -288,6 +294,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     frontmatterMode: e.FRONTMATTER_MODE,
     gitSyncIntervalSeconds: e.GIT_SYNC_INTERVAL,
+    gitWebhookSecret: e.GIT_WEBHOOK_SECRET,
     gitAllowFileRemotes: e.GIT_ALLOW_FILE_REMOTES,
     gitFileRemoteRoot: e.GIT_ALLOW_FILE_REMOTES ? fileRemoteRoot : undefined,
     gitNetworkTimeoutSeconds: e.GIT_NETWORK_TIMEOUT,

@@ -42,6 +42,7 @@ import { stripeWebhookRoutes } from './http/routes/stripe-webhook.js';
 import { historyRoutes } from './http/routes/history.js';
 import { gdprRoutes } from './http/routes/gdpr.js';
 import { platformAdminRoutes } from './http/routes/platform-admin.js';
+import { compatRoutes } from './http/compat/index.js';
 import { startMetricsListener } from './http/metrics-listener.js';
 import { createWebApp } from './http/web-app.js';
 import { LOW_DISK_BYTES } from './services/operations/index.js';
@@ -160,6 +161,8 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
       }),
       // Cloud edition only: GDPR and the platform owner's administration (404 in Community).
       ...(config.edition === 'cloud' ? [gdprRoutes(services), platformAdminRoutes(services)] : []),
+      // The older layouts' routes (SPEC.md part 9), deprecated.
+      ...compatRoutes(services, VERSION),
       // Last: its catch-all answers only what no other route claims.
       webApp.routes,
     ],

@@ -26,6 +26,7 @@ import { installRateLimits, type OrgRateLimits } from './rate-limit-hook.js';
 import { installRequestMetrics } from './request-metrics.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { installRouteSchemas } from './route-schemas.js';
+import { layoutConstraint } from './compat/layout.js';
 import { crossOriginRefused, fromOwnOrigin, isUnsafeMethod } from './same-origin.js';
 import { contentSecurityPolicy, newNonce } from './security.js';
 
@@ -124,6 +125,8 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   });
 
   installRouteSchemas(app);
+  // Older layouts' shapes on current paths, chosen by the Folio-Layout header (src/http/compat).
+  app.addConstraintStrategy(layoutConstraint);
   if (deps.apiReference) await registerOpenApi(app, deps.apiReference.version);
 
   app.decorateRequest('actor', null);

@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { contentSecurityPolicy } from './security.js';
+import { olderErrorShape } from './compat/error-shapes.js';
 
 /** SPEC.md 7.1's body. Built in one place so every refusal looks the same. */
 export function errorBody(request: Pick<FastifyRequest, 'id'>, error: AppError): Record<string, unknown> {
@@ -19,6 +20,9 @@ export function errorBody(request: Pick<FastifyRequest, 'id'>, error: AppError):
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
   if (error.retryAfter !== undefined)
     reply.header('Retry-After', String(Math.max(1, Math.ceil(error.retryAfter))));
+  // A client of an older layout may ask for its error shape (docs/compatibility.md).
+  const older = olderErrorShape(request, error);
+  if (older) return reply.code(error.status).type(older.contentType).send(older.body);
   return reply.code(error.status).type('application/json; charset=utf-8').send(errorBody(request, error));
 }
 

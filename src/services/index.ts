@@ -25,6 +25,7 @@ import {
   createRegistrationPolicy,
   createSessions,
   createWsTokens,
+  createWsTickets,
 } from './identity/index.js';
 import { createBackups, createHealthService, createMailWorker, createOutbox } from './operations/index.js';
 import {
@@ -43,6 +44,8 @@ import {
   createMoveRecovery,
   createPageDiscovery,
   createPages,
+  createOlderSearch,
+  createPagesById,
   createPageTrash,
   createRebuilder,
   createReconciler,
@@ -201,6 +204,8 @@ export async function createServices(deps: ServiceDeps) {
     settings: createSettings({ store, clock, access, frontmatterMode, events: deps.events }),
     onboarding: createOnboarding({ store, clock }),
     wsTokens: createWsTokens({ store, clock, jwtKeyPath: config.jwtKeyPath, keyReady: () => jwt.ready() }),
+    // Layout C's single-use WebSocket tickets (SPEC.md part 9).
+    wsTickets: createWsTickets({ store, clock }),
   };
   const registration = createRegistrationPolicy({
     store,
@@ -275,10 +280,14 @@ export async function createServices(deps: ServiceDeps) {
     activity: createActivity({ store, access }),
     // Agent-facing views and the recoverable delete (MCP's svc_get_manifest, svc_get_context, svc_delete_page).
     discovery: createPageDiscovery({ store, access, pages, dataDir: config.dataDir }),
+    // Layout C's pages by id (SPEC.md part 9), over the path-based pages service.
+    pagesById: createPagesById({ store, access, pages }),
     trash: createPageTrash({ access, pages, clock, dataDir: config.dataDir }),
     // Page history read from git, and restoring a past version as a new save.
     history: createHistory({ store, access, pages, dataDir: config.dataDir }),
     search: createSearchService({ access, searchIndex }),
+    // Layout B's search parameters (SPEC.md part 9).
+    olderSearch: createOlderSearch({ store, access, searchIndex }),
     // AI: chat is grounded in pages found by the workspace's search and read as the caller.
     ai: createAiService({
       config: config.ai,

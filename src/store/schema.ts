@@ -17,6 +17,7 @@ export interface Database {
   reset_tokens: ResetTokensTable;
   outbox: OutboxTable;
   pages: PagesTable;
+  ws_tickets: WsTicketsTable;
   page_revisions: PageRevisionsTable;
   page_aliases: PageAliasesTable;
   activity: ActivityTable;
@@ -66,6 +67,8 @@ export interface UsersTable {
   updated_at: string;
   /** Set when the account was deleted (Cloud GDPR, migration 0016); the row keeps no personal data. */
   deleted_at: string | null;
+  /** 0 when the user registered through an older layout that had no terms to accept. */
+  terms_accepted: Generated<Flag>;
 }
 
 export interface OrgsTable {
@@ -548,6 +551,7 @@ export interface ChangeRequestReviewCommentsTable {
 }
 
 export type ChangeRequestReviewCommentRow = Selectable<ChangeRequestReviewCommentsTable>;
+
 /**
  * An organization's Stripe customer and subscription (Cloud edition). `state_at` is the
  * Stripe `created` time (Unix seconds) of the newest event applied, so an older event
@@ -580,6 +584,7 @@ export interface StripeEventsTable {
   outcome: string;
   received_at: string;
 }
+
 /** One action of the platform owner's administration (migration 0016); never updated. */
 export interface AdminAuditTable {
   id: string;
@@ -593,4 +598,14 @@ export interface AdminAuditTable {
   /** JSON object. */
   details: string;
   created_at: string;
+}
+
+/** A Layout C WebSocket ticket (hash only), valid 30 seconds and spent on first use. */
+export interface WsTicketsTable {
+  ticket_hash: string;
+  user_id: string;
+  org_id: string;
+  session_id: string | null;
+  session_epoch: number;
+  expires_at: string;
 }

@@ -521,6 +521,104 @@ export const ROUTES: Record<string, RouteSpec> = {
     path: (f) => WS(f, `/admin/members/${f.bystanderId}`),
     why: 'not sent when allowed: it would remove the bystander the role-change route points at',
   },
+  // The older layouts (SPEC.md part 9, src/http/compat): the same services, the same rules.
+  'GET /health': { access: { public: true } },
+  'GET /ready': { access: { public: true } },
+  'GET /api/health [Folio-Layout: B]': { access: { public: true }, headers: { 'folio-layout': 'B' } },
+  'POST /api/auth/register [Folio-Layout: B]': {
+    access: { public: true },
+    headers: { 'folio-layout': 'B' },
+    body: () => ({ name: 'M', email: 'matrix-register-b@example.com', password: 'short' }),
+  },
+  'POST /api/v1/auth/register': {
+    access: { public: true },
+    body: () => ({ name: 'M', email: 'matrix-register-c@example.com', password: 'short' }),
+  },
+  'POST /api/v1/auth/login': {
+    access: { public: true },
+    body: () => ({ email: 'nobody@example.com', password: 'not the password' }),
+  },
+  'POST /api/v1/auth/refresh': { access: { public: true }, body: () => ({ refresh_token: 'bogus' }) },
+  'POST /api/v1/auth/password-reset': {
+    access: { public: true },
+    body: () => ({ email: 'nobody@example.com' }),
+  },
+  'POST /api/v1/auth/password-reset/confirm': {
+    access: { public: true },
+    body: () => ({ token: 'bogus', new_password: 'long enough password' }),
+  },
+  'GET /api/v1/auth/callback/:provider': {
+    access: { public: true },
+    path: () => '/api/v1/auth/callback/google?code=x&state=y',
+  },
+  'POST /api/v1/auth/ws-ticket': {
+    access: { user: true, sessionOnly: true },
+    callAllowed: true,
+    why: 'as ws-token: a WebSocket ticket is for a signed-in session, not an API key',
+  },
+  'POST /api/v1/webhooks/:host': {
+    access: { public: true },
+    path: () => '/api/v1/webhooks/github',
+    body: () => ({ ref: 'refs/heads/main' }),
+    why: 'validated by GIT_WEBHOOK_SECRET, not by a caller',
+  },
+  'POST /api/git/webhook': { access: { public: true }, body: () => ({ ref: 'refs/heads/main' }) },
+  'POST /api/v1/workspaces/:id/assets': { access: { role: 'editor' }, multipart: true, callAllowed: true },
+  'POST /api/v1/content/:workspace/assets': {
+    access: { role: 'editor' },
+    multipart: true,
+    callAllowed: true,
+  },
+  'GET /api/v1/search': {
+    access: { role: 'viewer' },
+    path: (f) => `/api/v1/search?q=matrix&workspace=${f.ws.id}`,
+  },
+  'PUT /api/v1/content/:workspace/* [Folio-Layout: B]': {
+    access: { role: 'editor' },
+    headers: { 'folio-layout': 'B' },
+    path: PAGE,
+    body: () => ({ move_to: 'matrix/moved-by-b.md' }),
+    why: 'not sent when allowed: it would move the fixture page',
+  },
+  'POST /api/v1/ai/writing-assist [Folio-Layout: B]': {
+    access: { role: 'editor' },
+    headers: { 'folio-layout': 'B' },
+    body: (f) => ({ workspace_id: f.ws.id, operation: 'improve', content: 'Some text.' }),
+    callAllowed: true,
+  },
+  'GET /api/v1/workspaces/:id/pages': { access: { role: 'viewer' } },
+  'POST /api/v1/workspaces/:id/pages': {
+    access: { role: 'editor' },
+    body: (f) => ({ title: `Matrix by id ${f.seq()}` }),
+  },
+  'GET /api/v1/workspaces/:id/pages/:page_id': {
+    access: { role: 'viewer' },
+    path: (f) => WS(f, `/pages/${f.pageId}`),
+  },
+  'PUT /api/v1/workspaces/:id/pages/:page_id': {
+    access: { role: 'editor' },
+    path: (f) => WS(f, `/pages/${f.pageId}`),
+    body: (f) => ({ content: 'matrix', content_hash: f.pageHash }),
+  },
+  'DELETE /api/v1/workspaces/:id/pages/:page_id': {
+    access: { role: 'editor' },
+    path: (f) => WS(f, `/pages/${f.pageId}`),
+  },
+  'GET /api/v1/workspaces/:id/members [Folio-Layout: C]': {
+    access: { role: 'admin' },
+    headers: { 'folio-layout': 'C' },
+  },
+  'PUT /api/v1/workspaces/:id/members/:user_id/role': {
+    access: { role: 'admin' },
+    path: (f) => WS(f, `/members/${f.bystanderId}/role`),
+    body: () => ({ role: 'viewer' }),
+    callAllowed: true,
+  },
+  'DELETE /api/v1/workspaces/:id/members/:user_id': {
+    access: { role: 'admin' },
+    path: (f) => WS(f, `/members/${f.bystanderId}`),
+    why: 'not sent when allowed: it would remove the bystander the role-change routes point at',
+  },
   'DELETE /api/v1/workspaces/:id': { access: { role: 'superadmin' } },
   'POST /api/auth/logout': {
     access: { user: true },

@@ -30,6 +30,7 @@ describeEachDatabase('store on $name', (target) => {
       deleted_at: null,
       created_at: now(),
       updated_at: now(),
+      terms_accepted: 1 as const,
     };
     await store().db.insertInto('users').values(user).execute();
     const row = await store()

@@ -59,7 +59,7 @@ export function uploadRoutes(services: Services) {
  * bytes are buffered. `drain` discards whatever was left unread (a refused upload) so the
  * connection stays usable.
  */
-async function incomingFile(request: FastifyRequest): Promise<IncomingFile & { drain(): void }> {
+export async function incomingFile(request: FastifyRequest): Promise<IncomingFile & { drain(): void }> {
   if (!request.isMultipart())
     throw invalid('file', 'Send the file as multipart/form-data in the field "file"');
   const part = await request.file().catch(malformed);

@@ -26,8 +26,10 @@ export function originAllowed(origin: string, publicUrl: string, host: string | 
 
 /** `POST /api/auth/ws-token` and the `/ws` stream (SPEC.md 6.1, CONTRACT.md part 5). */
 export function wsRoutes(services: Services, hub: Hub, publicUrl: string) {
-  const { wsTokens } = services;
+  const { wsTokens, wsTickets } = services;
   const actors = new WeakMap<FastifyRequest, Actor>();
+  // Sockets opened with Layout C's `?ticket=` re-check the ticket's session instead of a cookie.
+  const rechecks = new WeakMap<FastifyRequest, () => Promise<Actor>>();
 
   return (app: FastifyInstance) => {
     app.post('/api/auth/ws-token', { config: { rateLimit: 'auth' } }, async (request, reply) => {
@@ -46,6 +48,12 @@ export function wsRoutes(services: Services, hub: Hub, publicUrl: string) {
           if (origin !== undefined && !originAllowed(origin, publicUrl, request.headers.host)) {
             throw forbidden('WebSocket connections are accepted only from this site');
           }
+          const ticket = (request.query as { ticket?: unknown }).ticket;
+          if (typeof ticket === 'string') {
+            const { actor, recheck } = await wsTickets.redeem(ticket);
+            rechecks.set(request, recheck);
+            return void actors.set(request, actor);
+          }
           actors.set(request, await wsTokens.verify(request.cookies[COOKIES.ws]));
         },
       },
@@ -53,7 +61,7 @@ export function wsRoutes(services: Services, hub: Hub, publicUrl: string) {
         const actor = actors.get(request);
         if (!actor) return socket.close(4401, 'Unauthorized');
         const cookie = request.cookies[COOKIES.ws];
-        hub.attach(socket, actor, () => wsTokens.verify(cookie));
+        hub.attach(socket, actor, rechecks.get(request) ?? (() => wsTokens.verify(cookie)));
       },
     );
   };

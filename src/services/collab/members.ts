@@ -21,6 +21,12 @@ export const listInput = z.object({
 });
 
 /** CONTRACT.md part 3's member record. */
+/** Offset paging of the older layouts: `limit` (default 100) from `offset`. */
+export const offsetListInput = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
 export interface MemberRecord {
   user_id: string;
   name: string;
@@ -171,6 +177,14 @@ export function createMembers(deps: {
       const data = all.slice(0, input.limit);
       const more = all.length > input.limit;
       return { data, next_cursor: more ? (data[data.length - 1]?.user_id ?? null) : null };
+    },
+
+    /** Layout C's member list (SPEC.md part 9): one page by offset, with the total; admins only. */
+    async listByOffset(actor: Actor, workspaceId: string, input: z.infer<typeof offsetListInput>) {
+      const { workspace } = await deps.access.require(actor, workspaceId, CAN.readAdmin);
+      const all = await allMembers(workspace);
+      const members = all.slice(input.offset, input.offset + input.limit);
+      return { members, total: all.length, limit: input.limit, offset: input.offset };
     },
 
     /**

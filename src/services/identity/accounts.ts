@@ -41,6 +41,8 @@ export interface NewAccount {
   email: string;
   passwordHash: string | null;
   now: string;
+  /** False for a registration through an older layout that asked for no terms. */
+  termsAccepted?: boolean;
 }
 
 /**
@@ -68,6 +70,7 @@ export async function createAccount(
     deleted_at: null,
     created_at: input.now,
     updated_at: input.now,
+    terms_accepted: input.termsAccepted === false ? 0 : 1,
   };
   await trx.insertInto('users').values(user).execute();
   const orgId = ulid();

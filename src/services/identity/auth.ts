@@ -36,6 +36,12 @@ export const changePasswordInput = z.object({
 /** `PATCH /api/auth/me`: what a user may change of their own profile. */
 export const updateProfileInput = z.strictObject({ name: displayName });
 
+/**
+ * Registration as the older layouts sent it (SPEC.md part 9): `terms_accepted` optional.
+ * Without `true` the account records the terms as not accepted.
+ */
+export const olderRegisterInput = registerInput.extend({ terms_accepted: z.boolean().optional() });
+
 export const loginInput = z.object({
   email: z.string().trim().min(1).max(320),
   password: z.string().min(1).max(4096),
@@ -110,7 +116,13 @@ export function createAuthService(deps: AuthDeps) {
 
   /** User, organization and starter workspace in one transaction, then a first session. */
   async function openAccount(
-    input: { name: string; email: string; passwordHash: string | null; join: JoinStep | null },
+    input: {
+      name: string;
+      email: string;
+      passwordHash: string | null;
+      join: JoinStep | null;
+      termsAccepted?: boolean;
+    },
     client: ClientInfo,
   ) {
     const email = normalizeEmail(input.email);
@@ -125,6 +137,7 @@ export function createAuthService(deps: AuthDeps) {
           email,
           passwordHash: input.passwordHash,
           now,
+          ...(input.termsAccepted === false ? { termsAccepted: false } : {}),
         });
         await deps.createStarterWorkspace(trx, { userId: account.user.id, orgId: account.orgId, now });
         await input.join?.(trx, account.user.id);
@@ -162,6 +175,18 @@ export function createAuthService(deps: AuthDeps) {
       const join = await deps.registration.admit(normalizeEmail(input.email), input);
       const passwordHash = await passwords.hash(input.password);
       return openAccount({ name: input.name, email: input.email, passwordHash, join }, client);
+    },
+
+    /**
+     * `register` for the older layouts' clients, whose form had no terms to accept: the
+     * account records whether `terms_accepted: true` was sent.
+     */
+    async registerOlder(input: z.infer<typeof olderRegisterInput>, client: ClientInfo) {
+      checkPasswordPolicy(input.password);
+      const join = await deps.registration.admit(normalizeEmail(input.email), input);
+      const passwordHash = await passwords.hash(input.password);
+      const termsAccepted = input.terms_accepted === true;
+      return openAccount({ name: input.name, email: input.email, passwordHash, join, termsAccepted }, client);
     },
 
     /**

@@ -7,8 +7,10 @@ export { createApiKeys, createApiKeyInput } from './api-keys.js';
 export {
   changePasswordInput,
   createAuthService,
+  type TokenPair,
   loginInput,
   refreshInput,
+  olderRegisterInput,
   registerInput,
   updateProfileInput,
 } from './auth.js';
@@ -29,3 +31,4 @@ export { configuredProviders } from './providers.js';
 export { createRegistrationPolicy } from './registration.js';
 export { type ClientInfo, createSessions, REFRESH_TOKEN_MS } from './sessions.js';
 export { createWsTokens } from './ws-tokens.js';
+export { createWsTickets, WS_TICKET_SECONDS, type WsTickets } from './ws-tickets.js';

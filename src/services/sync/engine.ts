@@ -408,6 +408,8 @@ export function createSyncEngine(deps: SyncEngineDeps) {
   return {
     runSync,
     pushSoon,
+    /** Starts a background sync (a shared-secret webhook names its workspaces itself). */
+    requestWebhookSync: (workspaceId: string) => requestSync(workspaceId, 'webhook'),
 
     /** SPEC.md 4.3 `POST /workspaces/:id/sync` (Admin): a sync now, answered with its result. */
     async sync(actor: Actor, idOrSlug: string): Promise<SyncResult> {

@@ -18,6 +18,7 @@ import { createSyncConflicts } from './conflicts.js';
 import { createConflictResolution } from './resolve.js';
 import { createSyncState } from './state.js';
 import { createSyncEngine } from './engine.js';
+import { createSharedWebhook } from './shared-webhook.js';
 import type { WorkspacesService } from '../workspaces/workspaces.js';
 import type { Metrics } from '../../metrics/metrics.js';
 
@@ -29,6 +30,7 @@ export interface GitSyncDeps {
     | 'gitFileRemoteRoot'
     | 'gitAllowPrivateHosts'
     | 'gitNetworkTimeoutSeconds'
+    | 'gitWebhookSecret'
   >;
   store: Store;
   events: EventBus;
@@ -107,6 +109,12 @@ export function createGitSync(deps: GitSyncDeps) {
   // With the Redis bus another instance on the same DATA_DIR may hear it too: a push finds
   // nothing to do once the remote has the commits.
   events.on('commits-made', (event) => sync.pushSoon(event.payload.workspace_id));
+  const sharedWebhook = createSharedWebhook({
+    store,
+    logger,
+    secret: config.gitWebhookSecret,
+    requestSync: sync.requestWebhookSync,
+  });
   const resolution = createConflictResolution({
     ...{ store, clock, logger, access, lock, conflicts, dataDir },
     pages: deps.pages,
@@ -118,6 +126,8 @@ export function createGitSync(deps: GitSyncDeps) {
     sync: sync.sync,
     /** `POST /api/git/webhook/:workspace_id`. */
     receiveWebhook: sync.receiveWebhook,
+    /** The older layouts' webhook, validated with GIT_WEBHOOK_SECRET (`shared-webhook.ts`). */
+    receiveSharedWebhook: sharedWebhook.receive,
     listConflicts: conflicts.list,
     getConflict: conflicts.get,
     downloadConflict: conflicts.download,

@@ -12,6 +12,7 @@ import * as webhooks from './0010-webhooks.js';
 import * as pageRevisions from './0011-page-revisions.js';
 import * as changeRequests from './0012-change-requests.js';
 import * as billing from './0013-billing.js';
+import * as compatibility from './0014-compatibility.js';
 import * as cloudAdministration from './0016-cloud-administration.js';
 
 /**
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0011-page-revisions': pageRevisions,
   '0012-change-requests': changeRequests,
   '0013-billing': billing,
+  '0014-compatibility': compatibility,
   '0016-cloud-administration': cloudAdministration,
 };
 
