@@ -56,6 +56,7 @@ import { meteredSearch } from '../metrics/metered-search.js';
 import { type Metrics, NO_METRICS } from '../metrics/metrics.js';
 import { createOutboundWebhooks, type DeliveryOptions } from './webhooks/index.js';
 import type { HostResolver } from '../git/remote-url.js';
+import { createCoAuthorNotes } from '../coedit/co-authors.js';
 
 /** Spends one unit of a rate-limit bucket; false once it is exhausted. */
 export type Quota = (bucket: BucketName, key: string) => Promise<boolean>;
@@ -149,8 +150,11 @@ export async function createServices(deps: ServiceDeps) {
     dataDir,
     frontmatterMode,
   });
+  // Co-editing rooms note who else typed a page they saved; its commit names them.
+  const coAuthors = createCoAuthorNotes();
   // Git sync: auto-commit of web edits, push, pull, webhooks, conflicts.
   const gitSync = createGitSync({
+    coAuthors,
     ...{ config, store, events: deps.events, clock, logger, access, reconciler, pages, workspaces },
     lock: workspaceLock,
     metrics,
@@ -304,6 +308,8 @@ export async function createServices(deps: ServiceDeps) {
     mailWorker,
     /** The per-workspace write lock (tests hold it to show readers never wait on it). */
     workspaceLock,
+    /** Co-authors of pages saved by co-editing rooms, for their commits. */
+    coAuthors,
 
     /** Resolves once start-up work done in the background (the JWT key) is complete. */
     ready: () => jwt.ready(),
