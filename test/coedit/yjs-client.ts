@@ -92,6 +92,24 @@ export class YjsTestClient {
     this.sendUpdate(Y.encodeStateAsUpdate(this.doc, vector));
   }
 
+  /** Types at the end of the text. */
+  insertEnd(text: string): void {
+    this.insert(this.text.length, text);
+  }
+
+  /** Replaces the first `find` with `replacement`. */
+  replace(find: string, replacement: string): void {
+    const at = this.text.indexOf(find);
+    if (at < 0) throw new Error(`${find} is not in the text`);
+    const vector = Y.encodeStateVector(this.doc);
+    this.doc.transact(() => {
+      const ytext = this.doc.getText('body');
+      ytext.delete(at, find.length);
+      ytext.insert(at, replacement);
+    });
+    this.sendUpdate(Y.encodeStateAsUpdate(this.doc, vector));
+  }
+
   leave(): void {
     this.ws.send({ type: 'yjs-leave', workspace_id: this.workspaceId, path: this.path });
   }
