@@ -17,10 +17,10 @@ export class YjsTestClient {
   doc = new Y.Doc();
   workspaceId = '';
   epoch: string | null = null;
-  private listening = false;
+  listening = false;
 
   private constructor(
-    readonly ws: WsClient,
+    public ws: WsClient,
     readonly path: string,
   ) {}
 
