@@ -8,7 +8,8 @@ const MAX_SHOWN = 4;
 /** Colours with white text at WCAG AA contrast, in light and dark themes alike. */
 const COLOURS = ['#3451c7', '#1f7a4d', '#9a3412', '#7e22ce', '#b42318', '#0f766e', '#a21caf', '#475569'];
 
-function colourOf(userId: string): string {
+/** A user's colour: the same for their avatar and their cursor in a co-edited page. */
+export function colourOf(userId: string): string {
   let hash = 0;
   for (const char of userId) hash = (hash * 31 + char.charCodeAt(0)) | 0;
   return COLOURS[Math.abs(hash) % COLOURS.length]!;
