@@ -24,12 +24,12 @@ import { cursorAtEndOf, editor, fileBytes, waitSaved } from './editor-helpers.js
 const editorText = (page: Page) =>
   page.evaluate(() => {
     const content = document.querySelector('.cm-content')!.cloneNode(true) as HTMLElement;
-    content.querySelectorAll('.cm-ySelectionCaret, .cm-widgetBuffer').forEach((e) => e.remove());
+    content.querySelectorAll('.coedit-caret, .cm-widgetBuffer').forEach((e) => e.remove());
     return Array.from(content.querySelectorAll('.cm-line'), (line) => line.textContent).join('\n');
   });
 
 /** The name labels of the other people's cursors shown in this editor. */
-const remoteCursorNames = (page: Page) => page.locator('.cm-ySelectionInfo').allTextContents();
+const remoteCursorNames = (page: Page) => page.locator('.coedit-caret-name').allTextContents();
 
 describeInChromium('web app: co-editing', () => {
   const app = useBrowserApp({

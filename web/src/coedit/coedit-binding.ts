@@ -6,12 +6,13 @@ import type { PageSession } from '../editor/page-session';
 import { changesBetween, mergeThreeWay } from '../editor/raw-text';
 import type { EventHub } from '../live/workspace-events';
 import { RoomClient } from './room-client';
+import { remoteCursors } from './remote-cursors';
 
 export interface CoeditOptions {
   hub: EventHub;
   workspaceId: string;
   path: string;
-  user: { name: string; color: string };
+  user: { name: string; colour: number };
 }
 
 /**
@@ -44,7 +45,9 @@ export function coeditBinding(options: CoeditOptions) {
     const undoManager = new Y.UndoManager(active.text);
     view.dispatch({
       effects: compartment.reconfigure([
-        yCollab(active.text, active.awareness, { undoManager }),
+        // No awareness for y-codemirror's own cursors (inline styles, refused by the CSP): ours draw them.
+        yCollab(active.text, null, { undoManager }),
+        remoteCursors(active.text, active.awareness),
         Prec.high(keymap.of(yUndoManagerKeymap)),
       ]),
     });

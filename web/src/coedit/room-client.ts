@@ -50,7 +50,7 @@ export class RoomClient {
     private readonly hub: EventHub,
     private readonly workspaceId: string,
     private readonly path: string,
-    private readonly user: { name: string; color: string },
+    private readonly user: { name: string; colour: number },
     private readonly handlers: RoomHandlers,
   ) {
     this.wire();
@@ -65,7 +65,7 @@ export class RoomClient {
   }
 
   private wire(): void {
-    this.awareness.setLocalStateField('user', { ...this.user, colorLight: `${this.user.color}33` });
+    this.awareness.setLocalStateField('user', this.user);
     this.doc.on('update', (update: Uint8Array, origin: unknown) => {
       if (origin !== REMOTE) this.send('yjs-update', update);
     });

@@ -6,7 +6,7 @@ import type { Page, TreeNode } from '../api/types';
 import { useMe } from '../api/queries';
 import { coeditBinding } from '../coedit/coedit-binding';
 import { useEvents } from '../live/workspace-events';
-import { colourOf } from '../presence/page-presence';
+import { colourIndexOf } from '../presence/page-presence';
 import { goToLine, requestedLine } from './go-to-line';
 import { editorExtensions } from './editor-extensions';
 import { textToSave } from './image-upload';
@@ -43,7 +43,7 @@ export function PageEditor(props: PageEditorProps) {
       hub: events,
       workspaceId,
       path,
-      user: { name: me?.name ?? 'Someone', color: colourOf(me?.id ?? '') },
+      user: { name: me?.name ?? 'Someone', colour: colourIndexOf(me?.id ?? '') },
     });
     const session = new PageSession(
       slug,
