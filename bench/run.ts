@@ -16,6 +16,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   site: async () => (await import('./site.js')).benchSite(),
   sync: async () => (await import('./sync.js')).benchSync(),
   web: async () => (await import('./web.js')).benchWeb(),
+  coedit: async () => (await import('./coedit.js')).benchCoedit(),
 };
 
 const wanted = process.argv.slice(2);
