@@ -145,6 +145,11 @@ export class Room {
    */
   bringInOutside(next: RoomBase): OutsideResult {
     if (next.hash === this.base.hash) return 'none';
+    if (next.doc === this.current) {
+      // The outside write already says what the room says (another instance saved it).
+      this.base = next;
+      return 'none';
+    }
     const ours = textChanges(this.base.doc, this.current);
     const theirs = textChanges(this.base.doc, next.doc);
     if (changesOverlap(ours, theirs)) return 'conflict';

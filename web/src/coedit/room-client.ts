@@ -101,6 +101,8 @@ export class RoomClient {
       case 'yjs-conflict':
         return this.handlers.conflict();
       case 'yjs-closed':
+        // A server stopping saved the room first; this tab joins again when it is back.
+        if (m.reason === 'server_stopping') return;
         this.stop();
         return this.handlers.closed(String(m.reason), m.new_path as string | undefined);
       case 'yjs-unavailable':
