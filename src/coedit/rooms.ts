@@ -294,7 +294,8 @@ export function createRooms(deps: RoomsDeps) {
         room.conflict = false;
         if (!room.authors.has(peer.actor.userId)) room.authors.set(peer.actor.userId, peer.actor);
       });
-      if (room.unsaved) schedule(room);
+      // The writer chose the text: saved now, not after the debounce.
+      if (room.unsaved) await save(room);
     },
 
     /** Takes a socket out of a page's room. */

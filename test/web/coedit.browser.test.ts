@@ -129,3 +129,44 @@ describeInChromium('web app: co-editing', () => {
     await Promise.all([writer.context.close(), viewer.context.close()]);
   }, 120_000);
 });
+
+describeInChromium('web app: co-editing conflicts', () => {
+  // A debounce far longer than the test: the typed text is unsaved when the other change lands.
+  const app = useBrowserApp({
+    owner: { name: 'Olive Owner' },
+    start: () => startAppServer({ env: { FF_COEDIT: 'true' }, coedit: { debounceMs: 600_000 } }),
+  });
+
+  it('an overlapping change saved elsewhere opens the merge view, and the writer’s choice is saved', async () => {
+    await app.createPage('clash.md', { title: 'Clash', body: 'Alpha\nBeta\nGamma\n' });
+    const { context, page } = await app.openWorkspace('clash.md');
+    await editor(page).waitFor();
+    await cursorAtEndOf(page, 'Gamma');
+    await page.keyboard.type(' (mine)');
+    await eventually(async () => (await editorText(page)) === 'Alpha\nBeta\nGamma (mine)\n');
+    const url = `/api/v1/content/${app.ws.slug}/clash.md`;
+    // The room has the typed text (cursor sent with it), not yet the file: the API's change overlaps it.
+    await eventually(async () => (await app.server.folio.rooms!.stats()).peers === 1);
+    const current = (await app.server.request('GET', url, { token: app.owner.token })).body;
+    expect(current.content).toBe('Alpha\nBeta\nGamma\n');
+    const put = await app.server.request('PUT', url, {
+      token: app.owner.token,
+      body: { body: 'Alpha\nBeta\nGamma (theirs)\n', lastKnownHash: current.content_hash },
+    });
+    expect(put.status).toBe(200);
+
+    const merge = page.getByRole('region', { name: 'Someone else changed this page' });
+    await merge.waitFor({ timeout: 20_000 });
+    expect(await seriousA11yViolations(page), 'merge view while co-editing').toEqual([]);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'coedit-conflict.png') });
+    await merge.getByRole('button', { name: 'Keep mine' }).click();
+    await eventually(
+      async () =>
+        (await app.server.request('GET', url, { token: app.owner.token })).body.content ===
+        'Alpha\nBeta\nGamma (mine)\n',
+      20_000,
+    );
+    await waitSaved(page);
+    await context.close();
+  }, 120_000);
+});
