@@ -17,6 +17,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   sync: async () => (await import('./sync.js')).benchSync(),
   web: async () => (await import('./web.js')).benchWeb(),
   history: async () => (await import('./history.js')).benchHistory(),
+  coedit: async () => (await import('./coedit.js')).benchCoedit(),
 };
 
 const wanted = process.argv.slice(2);

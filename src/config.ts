@@ -113,6 +113,7 @@ const envSchema = z.object({
   WEBAUTHN_RP_DISPLAY_NAME: z.string().default('Folio'),
   WEBAUTHN_RP_ORIGINS: optionalString,
   FF_METRICS: bool(false),
+  FF_COEDIT: bool(false),
   METRICS_PORT: int(0, 0, 65535),
   BACKUP_RETENTION_DAYS: int(7, 0, 3650),
   BACKUP_INTERVAL_HOURS: int(24, 0, 24 * 365),
@@ -172,6 +173,8 @@ export interface Config {
   };
   readonly webauthn: { rpId?: string; rpName: string; origins: string[] };
   readonly metrics: { enabled: boolean; port: number | undefined };
+  /** Real-time co-editing of pages over `/ws` (FF_COEDIT). */
+  readonly coedit: boolean;
   readonly backups: { retentionDays: number; intervalHours: number };
   readonly stripe: { secretKey?: string; webhookSecret?: string; apiBase: string };
   readonly frontmatterMode: 'strict' | 'lenient';
@@ -286,6 +289,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         .filter(Boolean),
     },
     metrics: { enabled: e.FF_METRICS, port: e.METRICS_PORT || undefined },
+    coedit: e.FF_COEDIT,
     backups: { retentionDays: e.BACKUP_RETENTION_DAYS, intervalHours: e.BACKUP_INTERVAL_HOURS },
     stripe: {
       secretKey: e.STRIPE_SECRET_KEY,

@@ -53,8 +53,14 @@ import type { CloudBilling } from './services/billing/index.js';
 import type { PlanId } from './domain/plans.js';
 import type { BucketTable } from './ratelimit/buckets.js';
 import { Hub } from './ws/hub.js';
+import { createYjsChannel } from './ws/yjs-channel.js';
+import { createRoomSnapshots } from './coedit/room-snapshots.js';
+import { createRooms, type Rooms } from './coedit/rooms.js';
 
-export type FolioOptions = CoreOptions;
+export interface FolioOptions extends CoreOptions {
+  /** Co-editing save timing (tests use short waits). */
+  coedit?: { debounceMs?: number; maxWaitMs?: number };
+}
 
 /** An organization's rate-limit table: its plan's tier (Cloud edition). */
 const planBucketsOf =
@@ -66,6 +72,8 @@ export interface Folio extends Omit<Core, 'close'> {
   app: FastifyInstance;
   /** The WebSocket hub (tests drive its presence sweep). */
   hub: Hub;
+  /** The co-editing rooms, when FF_COEDIT is on. */
+  rooms: Rooms | null;
   /** Starts listening; resolves with the bound address. */
   listen(): Promise<string>;
   /** Stops accepting requests, lets in-flight ones finish, then closes the database. */
@@ -88,7 +96,16 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
     logger.warn({ free_bytes: free, data_dir: config.dataDir }, 'low disk space in the data directory');
   }
 
+  const rooms = config.coedit
+    ? createRooms({
+        ...{ pages: services.pages, access: services.access, events: core.events, logger },
+        snapshots: createRoomSnapshots(config.dataDir),
+        coAuthors: runtime.coAuthors,
+        ...options.coedit,
+      })
+    : null;
   const hub = new Hub({
+    yjs: createYjsChannel(rooms),
     events: core.events,
     access: services.access,
     userName: (userId) => services.people.nameOf(userId),
@@ -175,6 +192,7 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
     ...core,
     app,
     hub,
+    rooms,
     async listen() {
       if (core.store.dialect === 'sqlite') {
         const other = await runningServerPid(config.dataDir);
@@ -202,6 +220,8 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
     },
     close() {
       closing ??= (async () => {
+        // Unsaved co-edited text is saved while the services still run.
+        await rooms?.close();
         hub.close();
         // Long-lived responses (an MCP event stream, an AI answer being streamed) would hold
         // the close open; they get a few seconds to finish, then their sockets are closed.

@@ -63,6 +63,7 @@ import type { HostResolver } from '../git/remote-url.js';
 import { createChangeRequests } from './change-requests/index.js';
 import { createCloudBilling } from './billing/index.js';
 import { createCloudServices } from './cloud/index.js';
+import { createCoAuthorNotes } from '../coedit/co-authors.js';
 
 /** Spends one unit of a rate-limit bucket; false once it is exhausted. */
 export type Quota = (bucket: BucketName, key: string) => Promise<boolean>;
@@ -160,8 +161,11 @@ export async function createServices(deps: ServiceDeps) {
     frontmatterMode,
     planLimits,
   });
+  // Co-editing rooms note who else typed a page they saved; its commit names them.
+  const coAuthors = createCoAuthorNotes();
   // Git sync: auto-commit of web edits, push, pull, webhooks, conflicts.
   const gitSync = createGitSync({
+    coAuthors,
     ...{ config, store, events: deps.events, clock, logger, access, reconciler, pages, workspaces },
     lock: workspaceLock,
     metrics,
@@ -339,6 +343,8 @@ export async function createServices(deps: ServiceDeps) {
     mailWorker,
     /** The per-workspace write lock (tests hold it to show readers never wait on it). */
     workspaceLock,
+    /** Co-authors of pages saved by co-editing rooms, for their commits. */
+    coAuthors,
 
     /** Resolves once start-up work done in the background (the JWT key) is complete. */
     ready: () => jwt.ready(),

@@ -11,6 +11,8 @@ import type { AccessService } from '../services/access.js';
 import type { Clock } from '../lib/clock.js';
 import { PageDirectory, PageViews } from './page-presence.js';
 import { PRESENCE_TIMEOUT_MS, PresenceTracker } from './presence.js';
+import { isYjsMessage } from '../coedit/messages.js';
+import type { YjsChannel, YjsPeer } from './yjs-channel.js';
 
 /** SPEC.md 6.2's events and Folio's additive ones: the only bus events a WebSocket client ever sees. */
 export const WS_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>([
@@ -44,6 +46,8 @@ export interface HubOptions {
   maxSubscriptionsPerSocket?: number;
   /** Real-time period of WebSocket pings and presence sweeps; 0 disables the timer (tests drive `sweep`). */
   heartbeatIntervalMs?: number;
+  /** The co-editing channel (`yjs-*` messages); absent: such messages are refused like any unknown one. */
+  yjs?: YjsChannel;
 }
 
 const clientMessage = z.discriminatedUnion('type', [
@@ -70,6 +74,8 @@ interface Client {
   lastSeen: number;
   /** Messages are handled one at a time, in order, so a subscribe is done before the next message. */
   queue: Promise<void>;
+  /** This socket as the co-editing rooms see it. */
+  peer: YjsPeer;
 }
 
 const OPEN = 1;
@@ -110,7 +116,7 @@ export class Hub {
 
   /** Takes over an upgraded socket whose cookie named `actor`. */
   attach(socket: WebSocket, actor: Actor, reauthenticate: () => Promise<Actor>): void {
-    const client: Client = {
+    const client = {
       socket,
       actor,
       reauthenticate,
@@ -118,6 +124,21 @@ export class Hub {
       name: null,
       lastSeen: this.now(),
       queue: Promise.resolve(),
+    } as Omit<Client, 'peer'> as Client;
+    client.peer = {
+      get actor() {
+        return client.actor;
+      },
+      send: (message) => this.send(client, JSON.stringify(message)),
+      reauthenticate: async () => {
+        try {
+          client.actor = await client.reauthenticate();
+        } catch (error) {
+          if (error instanceof AppError && error.code === 'UNAUTHORIZED')
+            client.socket.close(4401, 'Session ended');
+          throw error;
+        }
+      },
     };
     this.clients.add(client);
     socket.on('message', (data, isBinary) => {
@@ -150,6 +171,7 @@ export class Hub {
     } catch {
       return this.fail(client, 'VALIDATION_ERROR', 'Messages must be JSON');
     }
+    if (this.options.yjs && isYjsMessage(parsed)) return this.options.yjs.handle(client.peer, parsed);
     const result = clientMessage.safeParse(parsed);
     if (!result.success) {
       return this.fail(
@@ -262,6 +284,7 @@ export class Hub {
 
   private detach(client: Client): void {
     if (!this.clients.delete(client)) return;
+    this.options.yjs?.disconnect(client.peer);
     for (const workspaceId of [...client.subscriptions]) this.unsubscribe(client, workspaceId);
   }
 

@@ -64,6 +64,28 @@ describeEachDatabase('platform administration ($name)', (target) => {
     expect((await server.request('GET', '/api/v1/admin/orgs')).status).toBe(401);
   });
 
+  it('applies a granted subscription to the limits until it expires, then what billing says', async () => {
+    const plan = async () =>
+      (await server.request('GET', `/api/v1/billing/limits?org=${aliceOrg}`, { token: alice.token })).body
+        .plan;
+    expect(await plan()).toBe('free');
+    await admin('PUT', `/orgs/${aliceOrg}/subscription`, {
+      plan: 'business',
+      expires_at: '2099-01-01T00:00:00Z',
+    });
+    expect(await plan()).toBe('business');
+    // An expired grant no longer counts, although it was written to the stored plan: no
+    // subscription was ever paid for, so the organization is back on Free.
+    await admin('PUT', `/orgs/${aliceOrg}/subscription`, {
+      plan: 'business',
+      expires_at: '2001-01-01T00:00:00Z',
+    });
+    expect(await plan()).toBe('free');
+    await admin('DELETE', `/orgs/${aliceOrg}/subscription`);
+    await admin('PUT', `/orgs/${aliceOrg}/plan`, { plan: 'free' });
+    expect(await plan()).toBe('free');
+  });
+
   it('lists organizations a page at a time and shows one by handle', async () => {
     const first = await admin('GET', '/orgs?limit=2');
     expect(first.status).toBe(200);

@@ -6,6 +6,7 @@ import type { Logger } from '../../logger.js';
 import type { Store } from '../../store/database.js';
 import * as pagesTable from '../../store/repositories/pages.js';
 import * as workspacesTable from '../../store/repositories/workspaces.js';
+import type { CoAuthorNotes } from '../../coedit/co-authors.js';
 import { FOLIO_IDENTITY, type RepoOpener } from './repo-opener.js';
 import type { SyncState } from './state.js';
 
@@ -24,6 +25,8 @@ export interface GitCommitsDeps {
   maxWaitMs?: number;
   /** Told after a commit landed, outside the lock (the sync engine pushes it). */
   afterCommit?: (workspaceId: string) => void;
+  /** Who else typed the pages a co-editing room saved: a `Co-authored-by` trailer each. */
+  coAuthors?: CoAuthorNotes;
 }
 
 type Op =
@@ -158,6 +161,23 @@ export function createGitCommits(deps: GitCommitsDeps) {
     return `docs: delete ${op.path}`;
   }
 
+  /** `Co-authored-by: Name <email>` for each other person who typed a page of the batch live. */
+  async function coAuthorTrailers(batch: Batch): Promise<string[]> {
+    const ids = (deps.coAuthors?.take(batch.workspaceId, batch.paths) ?? []).filter(
+      (id) => id !== batch.actorId,
+    );
+    if (ids.length === 0) return [];
+    const users = await db
+      .selectFrom('users')
+      .select(['id', 'name', 'email'])
+      .where('id', 'in', ids)
+      .execute();
+    return ids.flatMap((id) => {
+      const user = users.find((u) => u.id === id);
+      return user ? [`Co-authored-by: ${user.name.replace(/[<>\n]/g, '')} <${user.email}>`] : [];
+    });
+  }
+
   async function commitOptions(batch: Batch): Promise<CommitOptions> {
     const user = batch.actorId
       ? await db
@@ -168,7 +188,9 @@ export function createGitCommits(deps: GitCommitsDeps) {
       : undefined;
     const lines = await Promise.all(uniqueOps(batch.ops).map((op) => describe(batch.workspaceId, op)));
     const [first = 'docs: update', ...rest] = lines;
-    const message = rest.length === 0 ? first : `${first} (+${rest.length} more)\n\n${lines.join('\n')}`;
+    const summary = rest.length === 0 ? first : `${first} (+${rest.length} more)\n\n${lines.join('\n')}`;
+    const trailers = await coAuthorTrailers(batch);
+    const message = trailers.length === 0 ? summary : `${summary}\n\n${trailers.join('\n')}`;
     return {
       authorName: user?.name ?? FOLIO_IDENTITY.name,
       authorEmail: user?.email ?? FOLIO_IDENTITY.email,

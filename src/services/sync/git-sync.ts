@@ -8,6 +8,7 @@ import type { Logger } from '../../logger.js';
 import type { Store } from '../../store/database.js';
 import type { AccessService } from '../access.js';
 import type { Clock } from '../../lib/clock.js';
+import type { CoAuthorNotes } from '../../coedit/co-authors.js';
 import { createGitCommits } from './commits.js';
 import { createGitRemote, type gitRemoteInput } from './remote.js';
 import { createRepoOpener, FOLIO_IDENTITY, type GitWorkspace } from './repo-opener.js';
@@ -44,6 +45,8 @@ export interface GitSyncDeps {
   workspaces: WorkspacesService;
   /** Quiet time before web edits are committed (tests shorten it). */
   commitDebounceMs?: number;
+  /** Who else typed a page a co-editing room saved (`Co-authored-by` trailers). */
+  coAuthors?: CoAuthorNotes;
   metrics?: Pick<Metrics, 'sync'>;
 }
 
@@ -75,6 +78,7 @@ export function createGitSync(deps: GitSyncDeps) {
   const commits = createGitCommits({
     ...{ store, events, lock: repoLock, logger, repos, state },
     ...(deps.commitDebounceMs !== undefined ? { debounceMs: deps.commitDebounceMs } : {}),
+    ...(deps.coAuthors ? { coAuthors: deps.coAuthors } : {}),
     afterCommit: (workspaceId) => events.emit('commits-made', { workspace_id: workspaceId }),
   });
   const remote = createGitRemote({

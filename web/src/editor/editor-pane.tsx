@@ -237,6 +237,7 @@ function OpenPage({
       <div className={previewing ? 'editor-split is-previewing' : 'editor-split'}>
         <PageEditor
           slug={slug}
+          workspaceId={workspaceId}
           path={path}
           page={page}
           readOnly={!editable}

@@ -3,6 +3,10 @@ import { EditorState, Transaction } from '@codemirror/state';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { Page, TreeNode } from '../api/types';
+import { useMe } from '../api/queries';
+import { coeditBinding } from '../coedit/coedit-binding';
+import { useEvents } from '../live/workspace-events';
+import { colourIndexOf } from '../presence/page-presence';
 import { goToLine, requestedLine } from './go-to-line';
 import { editorExtensions } from './editor-extensions';
 import { textToSave } from './image-upload';
@@ -13,6 +17,7 @@ import { Toolbar } from './toolbar';
 
 interface PageEditorProps {
   slug: string;
+  workspaceId: string;
   path: string;
   page: Page;
   readOnly: boolean;
@@ -23,13 +28,23 @@ interface PageEditorProps {
 }
 
 /** CodeMirror on the page body, wired to the page's save loop, under its formatting toolbar. */
-export function PageEditor({ slug, path, page, readOnly, hidden, sessionRef, onState }: PageEditorProps) {
+export function PageEditor(props: PageEditorProps) {
+  const { slug, workspaceId, path, page, readOnly, hidden, sessionRef, onState } = props;
   const host = useRef<HTMLDivElement>(null);
+  const events = useEvents();
+  const me = useMe().data;
   const [editorView, setEditorView] = useState<EditorView | null>(null);
   useWorkspacePages(editorView, slug);
 
   useEffect(() => {
     let view: EditorView | null = null;
+    // Co-editing: the page's room over the workspace socket, when the server has it on.
+    const coedit = coeditBinding({
+      hub: events,
+      workspaceId,
+      path,
+      user: { name: me?.name ?? 'Someone', colour: colourIndexOf(me?.id ?? '') },
+    });
     const session = new PageSession(
       slug,
       path,
@@ -52,19 +67,24 @@ export function PageEditor({ slug, path, page, readOnly, hidden, sessionRef, onS
       parent: host.current!,
       state: EditorState.create({
         doc: session.initialDoc,
-        extensions: editorExtensions({
-          page: { slug, path },
-          readOnly,
-          onDocChanged: () => session.edited(),
-          onSave: () => void session.save(),
-        }),
+        extensions: [
+          editorExtensions({
+            page: { slug, path },
+            readOnly,
+            onDocChanged: () => session.edited(),
+            onSave: () => void session.save(),
+          }),
+          coedit.extension,
+        ],
       }),
     });
     sessionRef.current = session;
     const line = requestedLine(window.location.search);
     if (line) goToLine(view, line);
     setEditorView(view);
+    coedit.start(view, session);
     return () => {
+      coedit.destroy();
       session.dispose();
       sessionRef.current = null;
       setEditorView(null);

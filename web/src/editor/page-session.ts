@@ -49,6 +49,9 @@ export class PageSession {
   private retryMs = RETRY_MIN_MS;
   private saving: Promise<void> | null = null;
   private disposed = false;
+  /** In a co-editing room: the room saves, this session tracks the state and keeps the draft. */
+  private room: { onResolved: () => void } | null = null;
+  private draftTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly slug: string,
@@ -67,6 +70,51 @@ export class PageSession {
 
   get baseHash(): string {
     return this.base.hash;
+  }
+
+  /** The editor text as the server last stored it. */
+  get savedDoc(): string {
+    return this.base.doc;
+  }
+
+  /**
+   * The page joined its co-editing room: saving is the room's from now on.
+   * `onResolved` tells the room when the writer settled a conflict.
+   */
+  enterRoom(savedText: string, hash: string, onResolved: () => void): void {
+    this.room = { onResolved };
+    clearTimeout(this.timer);
+    this.roomSaved(savedText, hash);
+  }
+
+  /** The room saved `savedText` (stored with `hash`). */
+  roomSaved(savedText: string, hash: string): void {
+    if (hash !== this.base.hash) this.base = rawBase(savedText, hash);
+    const current = this.editor.getDoc();
+    if (current === this.base.doc) clearDraft(this.slug, this.path);
+    const clearsConflict = this.state.conflict !== null && current === this.base.doc;
+    this.set({
+      status: current === this.base.doc ? 'saved' : 'dirty',
+      problem: null,
+      ...(clearsConflict ? { conflict: null } : {}),
+    });
+  }
+
+  /** The room closed (page moved or deleted elsewhere): the text stays here as a draft. */
+  leaveRoom(problem: string): void {
+    this.room = null;
+    const doc = this.editor.getDoc();
+    if (doc !== this.base.doc) saveDraft(this.slug, this.path, doc, this.base.hash);
+    this.set({ problem });
+    // Saving page by page would recreate a deleted page or write beside a moved one.
+    this.closedForGood = true;
+  }
+
+  private closedForGood = false;
+
+  /** The room refused something (a viewer typing): shown as the save problem. */
+  roomProblem(problem: string): void {
+    this.set({ problem });
   }
 
   /** The editor's text now. */
@@ -92,6 +140,19 @@ export class PageSession {
 
   /** Called on every edit: marks the page unsaved and restarts the autosave pause. */
   edited(): void {
+    if (this.room || this.closedForGood) {
+      const saved = this.editor.getDoc() === this.base.doc;
+      this.set({ status: saved ? 'saved' : 'dirty' });
+      // The local draft covers the room's unsaved window (and a server that went away).
+      clearTimeout(this.draftTimer);
+      if (!saved) {
+        this.draftTimer = setTimeout(
+          () => saveDraft(this.slug, this.path, this.editor.getDoc(), this.base.hash),
+          500,
+        );
+      }
+      return;
+    }
     if (this.editor.getDoc() === this.base.doc) {
       clearTimeout(this.timer);
       if (this.state.status !== 'saving') this.set({ status: 'saved' });
@@ -104,6 +165,7 @@ export class PageSession {
   /** Saves now (Ctrl/Cmd+S, leaving the page, the network coming back). */
   save(): Promise<void> {
     clearTimeout(this.timer);
+    if (this.room || this.closedForGood) return Promise.resolve();
     if (this.state.conflict) return Promise.resolve();
     if (this.saving) return this.saving.then(() => this.save());
     this.saving = this.saveOnce().finally(() => {
@@ -174,11 +236,14 @@ export class PageSession {
     this.base = conflict.theirs;
     this.set({ conflict: null });
     this.editor.setDoc(text);
+    if (this.room) return this.room.onResolved();
     void this.save();
   }
 
   /** A `page-updated` event for this page: reload in place, or flag it when the writer has edits. */
   async remoteUpdated(): Promise<void> {
+    // In a room, outside changes arrive as edits.
+    if (this.room || this.closedForGood) return;
     if (this.saving) await this.saving;
     const theirs = await this.fetchTheirs().catch(() => null);
     if (!theirs || theirs.hash === this.base.hash || this.state.conflict) return;
@@ -193,6 +258,10 @@ export class PageSession {
 
   /** Leaving the page: saves what is unsaved; a failure leaves the draft behind. */
   dispose(): void {
+    clearTimeout(this.draftTimer);
+    if (this.room && this.state.status !== 'saved') {
+      saveDraft(this.slug, this.path, this.editor.getDoc(), this.base.hash);
+    }
     if (this.state.status !== 'saved' && !this.state.conflict) void this.save();
     clearTimeout(this.timer);
     this.disposed = true;

@@ -49,9 +49,25 @@ export class EventHub {
     this.sender = sender;
     this.workspaceId = workspaceId;
     this.sendViewing();
+    for (const listener of this.connectionListeners) listener(sender !== null);
   }
 
   private workspaceId: string | undefined;
+  private readonly connectionListeners = new Set<(connected: boolean) => void>();
+
+  /** Sends a message on the socket; false while disconnected (the caller resends on reconnect). */
+  send(message: Record<string, unknown>): boolean {
+    if (!this.sender) return false;
+    this.sender(JSON.stringify(message));
+    return true;
+  }
+
+  /** Hears each connect and disconnect (co-editing joins its room again on reconnect). */
+  onConnection(listener: (connected: boolean) => void): () => void {
+    this.connectionListeners.add(listener);
+    if (this.sender) listener(true);
+    return () => this.connectionListeners.delete(listener);
+  }
 
   private sendViewing(): void {
     if (!this.sender || !this.workspaceId) return;

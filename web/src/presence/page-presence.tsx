@@ -8,10 +8,15 @@ const MAX_SHOWN = 4;
 /** Colours with white text at WCAG AA contrast, in light and dark themes alike. */
 const COLOURS = ['#3451c7', '#1f7a4d', '#9a3412', '#7e22ce', '#b42318', '#0f766e', '#a21caf', '#475569'];
 
-function colourOf(userId: string): string {
+/** Which of the eight colours is a user's: the same for their avatar and their cursor in a co-edited page. */
+export function colourIndexOf(userId: string): number {
   let hash = 0;
   for (const char of userId) hash = (hash * 31 + char.charCodeAt(0)) | 0;
-  return COLOURS[Math.abs(hash) % COLOURS.length]!;
+  return Math.abs(hash) % COLOURS.length;
+}
+
+function colourOf(userId: string): string {
+  return COLOURS[colourIndexOf(userId)]!;
 }
 
 /** "Ada Lovelace" → "AL"; one word → its first two letters. */

@@ -1,0 +1,187 @@
+import * as Y from 'yjs';
+import {
+  applyAwarenessUpdate,
+  Awareness,
+  encodeAwarenessUpdate,
+  removeAwarenessStates,
+} from 'y-protocols/awareness';
+import type { Actor } from '../domain/actor.js';
+import type { RoomBase } from './room-text.js';
+import { changesOverlap, mapPosition, textChanges } from './text-diff.js';
+
+/** One socket in a room, as the room sees it: who, and how to reach them. */
+export interface CoeditPeer {
+  actor: Actor;
+  /** Sends one JSON message to this socket. */
+  send(message: Record<string, unknown>): void;
+}
+
+interface PeerState {
+  writable: boolean;
+  /** The awareness client ids this socket announced, removed when it leaves. */
+  awarenessIds: Set<number>;
+}
+
+/** What happened when a change from outside the room was brought in. */
+export type OutsideResult = 'none' | 'merged' | 'conflict';
+
+const ORIGIN_OUTSIDE = Symbol('outside');
+
+/**
+ * One open page: a Yjs document whose text `body` is the page body (LF line
+ * breaks), the awareness (cursors, selections, names) of the sockets in it,
+ * and `base`, the body as last saved, which decides what is unsaved. Pure
+ * state and fan-out; rooms.ts decides when to open, save and close.
+ */
+export class Room {
+  readonly doc = new Y.Doc();
+  readonly text = this.doc.getText('body');
+  readonly awareness = new Awareness(this.doc);
+  readonly peers = new Map<CoeditPeer, PeerState>();
+  /** Who typed since the last save, in the order they first did. */
+  readonly authors = new Map<string, Actor>();
+  /** When the first unsaved change arrived (for the save's longest wait). */
+  dirtySince: number | null = null;
+  timer: NodeJS.Timeout | null = null;
+  /** Saving stopped: an outside change overlapped unsaved edits, until a writer resolves it. */
+  conflict = false;
+  closed = false;
+  saving: Promise<void> | null = null;
+
+  constructor(
+    readonly workspaceId: string,
+    public path: string,
+    public epoch: string,
+    public base: RoomBase,
+    state: Uint8Array | null,
+  ) {
+    this.awareness.setLocalState(null);
+    if (state) Y.applyUpdate(this.doc, state);
+    else this.text.insert(0, base.doc);
+    // Changes brought in from outside have no socket to pass them on: every socket gets them.
+    this.doc.on('update', (update: Uint8Array, origin: unknown) => {
+      if (origin === ORIGIN_OUTSIDE) this.broadcast({ type: 'yjs-update', update: encode(update) });
+    });
+    this.awareness.on(
+      'update',
+      (change: { added: number[]; updated: number[]; removed: number[] }, origin: unknown) => {
+        const peer = this.peers.get(origin as CoeditPeer);
+        if (!peer) return;
+        for (const id of [...change.added, ...change.updated]) peer.awarenessIds.add(id);
+        for (const id of change.removed) peer.awarenessIds.delete(id);
+      },
+    );
+  }
+
+  /** The room's text now. */
+  get current(): string {
+    return this.text.toString();
+  }
+
+  /** Whether the text differs from what was last saved. */
+  get unsaved(): boolean {
+    return this.current !== this.base.doc;
+  }
+
+  /** Adds a socket; answers the message that opens the room on its side. */
+  join(peer: CoeditPeer, writable: boolean): Record<string, unknown> {
+    this.peers.set(peer, { writable, awarenessIds: new Set() });
+    const ids = [...this.awareness.getStates().keys()];
+    return {
+      type: 'yjs-joined',
+      workspace_id: this.workspaceId,
+      path: this.path,
+      epoch: this.epoch,
+      writable,
+      content_hash: this.base.hash,
+      saved_text: this.base.doc,
+      conflict: this.conflict,
+      state: encode(Y.encodeStateAsUpdate(this.doc)),
+      awareness: ids.length > 0 ? encode(encodeAwarenessUpdate(this.awareness, ids)) : null,
+    };
+  }
+
+  /** Removes a socket and its cursors; answers whether the room is now empty. */
+  leave(peer: CoeditPeer): boolean {
+    const state = this.peers.get(peer);
+    if (!state) return this.peers.size === 0;
+    this.peers.delete(peer);
+    const ids = [...state.awarenessIds];
+    if (ids.length > 0) {
+      const update = encodeAwarenessUpdate(this.awareness, ids);
+      removeAwarenessStates(this.awareness, ids, 'leave');
+      this.broadcast({ type: 'yjs-awareness', update: encode(update) }, peer);
+    }
+    return this.peers.size === 0;
+  }
+
+  /** Whether `peer` is in the room and may change the text. */
+  canWrite(peer: CoeditPeer): boolean {
+    return this.peers.get(peer)?.writable === true;
+  }
+
+  /** Applies a writer's update and passes it on to the others; answers whether the text changed. */
+  applyUpdate(peer: CoeditPeer, update: Uint8Array): boolean {
+    const before = this.current;
+    Y.applyUpdate(this.doc, update, peer);
+    this.broadcast({ type: 'yjs-update', update: encode(update) }, peer);
+    const changed = this.current !== before;
+    if (changed && !this.authors.has(peer.actor.userId)) this.authors.set(peer.actor.userId, peer.actor);
+    return changed;
+  }
+
+  /** Applies a socket's cursor and selection and passes them on. */
+  applyAwareness(peer: CoeditPeer, update: Uint8Array): void {
+    applyAwarenessUpdate(this.awareness, update, peer);
+    this.broadcast({ type: 'yjs-awareness', update: encode(update) }, peer);
+  }
+
+  /**
+   * Brings a body saved from outside the room (an API PUT, an MCP write, a
+   * pull) in as the minimal changes from the last-saved base, mapped over the
+   * room's unsaved edits so concurrent typing elsewhere merges. When they
+   * touch the same place, nothing is applied: the room keeps its text (both
+   * sides are kept: the outside one in the file) and answers 'conflict'.
+   */
+  bringInOutside(next: RoomBase): OutsideResult {
+    if (next.hash === this.base.hash) return 'none';
+    if (next.doc === this.current) {
+      // The outside write already says what the room says (another instance saved it).
+      this.base = next;
+      return 'none';
+    }
+    const ours = textChanges(this.base.doc, this.current);
+    const theirs = textChanges(this.base.doc, next.doc);
+    if (changesOverlap(ours, theirs)) return 'conflict';
+    const mapped = theirs.map((c) => ({
+      from: mapPosition(ours, c.from),
+      to: mapPosition(ours, c.to),
+      insert: c.insert,
+    }));
+    this.doc.transact(() => {
+      for (const c of [...mapped].reverse()) {
+        if (c.to > c.from) this.text.delete(c.from, c.to - c.from);
+        if (c.insert) this.text.insert(c.from, c.insert);
+      }
+    }, ORIGIN_OUTSIDE);
+    this.base = next;
+    return 'merged';
+  }
+
+  /** Sends `message` (with this room's workspace and path) to every socket but `except`. */
+  broadcast(message: Record<string, unknown>, except?: CoeditPeer): void {
+    const full = { ...message, workspace_id: this.workspaceId, path: this.path };
+    for (const peer of this.peers.keys()) if (peer !== except) peer.send(full);
+  }
+
+  /** Stops the timers of the room's awareness and document. */
+  destroy(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.awareness.destroy();
+    this.doc.destroy();
+  }
+}
+
+/** Yjs updates travel as base64 inside the hub's JSON messages. */
+export const encode = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64');

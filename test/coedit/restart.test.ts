@@ -1,0 +1,159 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { eventually } from '../helpers/eventually.js';
+import { freePort } from '../helpers/ports.js';
+import { request, startServer, tempDir, type TestServer } from '../helpers/server.js';
+import { registerUser } from '../helpers/users.js';
+import { firstWorkspace, joinWithLink } from '../collab/collab-helpers.js';
+import { YjsTestClient } from './yjs-client.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- tests inspect arbitrary JSON */
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+describe('co-editing across restarts', () => {
+  const dataDir = tempDir();
+  let server: TestServer | null = null;
+  const open: YjsTestClient[] = [];
+  afterAll(async () => {
+    await Promise.all(open.map((c) => c.close()));
+    await server?.close();
+  });
+  // A debounce far longer than any wait below: only leaving or stopping saves.
+  const start = async () =>
+    (server = await startServer({ dataDir, env: { FF_COEDIT: 'true' }, coedit: { debounceMs: 600_000 } }));
+
+  it('saves at once when the last writer leaves; reuses the saved state at the file’s hash, a new epoch otherwise', async () => {
+    await start();
+    const owner = await registerUser(server!);
+    const ws = await firstWorkspace(server!, owner);
+    const pagePath = 'restart.md';
+    const url = `/api/v1/content/${ws.slug}/${pagePath}`;
+    expect(
+      (await server!.request('PUT', url, { token: owner.token, body: { body: 'Start.\n' } })).status,
+    ).toBe(201);
+    const read = async () => (await server!.request('GET', url, { token: owner.token })).body;
+
+    const first = await YjsTestClient.join(server!, owner, ws.slug, pagePath);
+    open.push(first.client);
+    first.client.insert(0, 'Bye. ');
+    await first.client.close();
+    await eventually(async () => (await read()).content === 'Bye. Start.\n');
+
+    // Same file, same state: the epoch survives a restart, so a client's own state merges in.
+    await server!.close();
+    await start();
+    const again = await YjsTestClient.join(server!, owner, ws.slug, pagePath);
+    open.push(again.client);
+    expect(again.joined.epoch).toBe(first.joined.epoch);
+    expect(again.client.text).toBe('Bye. Start.\n');
+    await again.client.close();
+
+    // The file changed while no room was open: the old state would add its text again, so a new epoch.
+    await server!.close();
+    const file = path.join(dataDir, 'workspaces', ws.id, pagePath);
+    await writeFile(file, (await readFile(file, 'utf8')).replace('Bye. Start.', 'Rewritten by hand.'));
+    await start();
+    const fresh = await YjsTestClient.join(server!, owner, ws.slug, pagePath);
+    open.push(fresh.client);
+    expect(fresh.joined.epoch).not.toBe(first.joined.epoch);
+    expect(fresh.client.text).toBe('Rewritten by hand.\n');
+  });
+});
+
+describe('co-editing when the server is killed', () => {
+  let child: ChildProcess | null = null;
+  const open: YjsTestClient[] = [];
+  afterAll(async () => {
+    await Promise.all(open.map((c) => c.close()));
+    child?.kill('SIGKILL');
+  });
+
+  it('keeps what was saved, and each writer’s unsaved text comes back once after the restart', async () => {
+    const dataDir = tempDir();
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const server = { url, request: (m: string, p: string, o?: any) => request(url, m, p, o) } as TestServer;
+    let output = '';
+    const boot = async () => {
+      child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/run.ts', 'serve'], {
+        cwd: ROOT,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '',
+          DATA_DIR: dataDir,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'warn',
+          FF_COEDIT: 'true',
+          RATE_LIMITS: 'registration=off,auth=off',
+          ...{ ARGON2_MEMORY: '1024', ARGON2_TIME: '1', ARGON2_THREADS: '1' },
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+      await eventually(async () => {
+        if (child!.exitCode !== null) throw new Error(`the server exited:\n${output}`);
+        return (await fetch(`${url}/api/ready`).catch(() => null))?.status === 200;
+      }, 120_000);
+    };
+    await boot();
+    const owner = await registerUser(server, { name: 'Olive Owner' });
+    const editor = await registerUser(server, { name: 'Edith Editor' });
+    const ws = await firstWorkspace(server, owner);
+    await joinWithLink(server, owner, ws.id, editor, 'editor');
+    const pagePath = 'killed.md';
+    const pageUrl = `/api/v1/content/${ws.slug}/${pagePath}`;
+    expect(
+      (await server.request('PUT', pageUrl, { token: owner.token, body: { body: 'Top.\n' } })).status,
+    ).toBe(201);
+    const read = async () => (await server.request('GET', pageUrl, { token: owner.token })).body;
+
+    const a = (await YjsTestClient.join(server, owner, ws.slug, pagePath)).client;
+    const b = (await YjsTestClient.join(server, editor, ws.slug, pagePath)).client;
+    open.push(a, b);
+    for (let i = 0; i < 5; i++) {
+      a.insertEnd(`kept-a${i} `);
+      b.insertEnd(`kept-b${i} `);
+    }
+    await eventually(async () => a.text === b.text && a.text.includes('kept-b4'));
+    const saved = a.text;
+    await a.ws.waitFor((m) => m.type === 'yjs-saved' && m.saved_text === saved, 15_000);
+
+    // Typed after the save, inside the debounce window, then the server dies.
+    for (let i = 0; i < 5; i++) {
+      a.insertEnd(`late-a${i} `);
+      b.insertEnd(`late-b${i} `);
+    }
+    await Promise.all([a.ws.roundTrip(), b.ws.roundTrip()]);
+    await eventually(
+      async () => a.text === b.text && a.text.includes('late-b4') && a.text.includes('late-a4'),
+    );
+    const typed = a.text;
+    child!.kill('SIGKILL');
+    await new Promise((resolve) => child!.once('close', resolve));
+
+    await boot();
+    // Everything saved before the kill is in the file (the debounce may have saved the rest too).
+    expect([saved, typed]).toContain((await read()).content);
+    expect((await read()).content.startsWith(saved.slice(0, -1))).toBe(true);
+    // Each writer reconnects and joins again with the state it holds.
+    for (const client of [a, b]) {
+      const user = client === a ? owner : editor;
+      const ws2 = await YjsTestClient.connect(server, user);
+      open.push({ close: () => ws2.close() } as YjsTestClient);
+      (client as any).ws = ws2;
+      (client as any).listening = false;
+      expect((await client.join(ws.slug)).epoch).toBe(client.epoch);
+    }
+    await eventually(async () => a.text === typed && b.text === typed);
+    expect(a.text).toBe(typed);
+    // Saved once more by the restarted server, with nothing doubled.
+    await eventually(async () => (await read()).content === typed, 20_000);
+    for (const token of ['kept-a0 ', 'late-a4 ', 'late-b4 ']) {
+      expect(typed.split(token)).toHaveLength(2);
+    }
+  }, 300_000);
+});

@@ -1,0 +1,96 @@
+import { Compartment, Prec, Transaction } from '@codemirror/state';
+import { type EditorView, keymap } from '@codemirror/view';
+import { yCollab, yUndoManagerKeymap } from 'y-codemirror.next';
+import * as Y from 'yjs';
+import type { PageSession } from '../editor/page-session';
+import { changesBetween, mergeThreeWay } from '../editor/raw-text';
+import type { EventHub } from '../live/workspace-events';
+import { RoomClient } from './room-client';
+import { remoteCursors } from './remote-cursors';
+
+export interface CoeditOptions {
+  hub: EventHub;
+  workspaceId: string;
+  path: string;
+  user: { name: string; colour: number };
+}
+
+/**
+ * Puts an open page's editor into its co-editing room once the server lets
+ * it in: the editor then shows the room's text with everyone's cursors and
+ * names, the room saves (the session only tracks "Saved" and keeps the local
+ * draft), outside changes arrive as edits, and an overlapping one opens the
+ * merge view. Until then, or when the server has co-editing off, the editor
+ * saves on its own as before.
+ */
+export function coeditBinding(options: CoeditOptions) {
+  const compartment = new Compartment();
+  let room: RoomClient | null = null;
+
+  function show(view: EditorView, text: string): void {
+    const current = view.state.doc.toString();
+    if (current === text) return;
+    view.dispatch({
+      changes: changesBetween(current, text),
+      annotations: Transaction.addToHistory.of(false),
+    });
+  }
+
+  function bind(view: EditorView, session: PageSession, active: RoomClient, writable: boolean): void {
+    const mine = session.currentDoc();
+    const saved = session.savedDoc;
+    const roomText = active.text.toString();
+    view.dispatch({ effects: compartment.reconfigure([]) });
+    show(view, roomText);
+    const undoManager = new Y.UndoManager(active.text);
+    view.dispatch({
+      effects: compartment.reconfigure([
+        // No awareness for y-codemirror's own cursors (inline styles, refused by the CSP): ours draw them.
+        yCollab(active.text, null, { undoManager }),
+        remoteCursors(active.text, active.awareness),
+        Prec.high(keymap.of(yUndoManagerKeymap)),
+      ]),
+    });
+    // Typed here before the room let us in (or against an older epoch): merged into the room's text.
+    if (writable && mine !== saved && mine !== roomText) {
+      show(view, mergeThreeWay(saved, mine, roomText).text);
+    }
+  }
+
+  return {
+    /** The editor extension the room's binding is swapped into. */
+    extension: compartment.of([]),
+
+    /** Joins the room of the page shown in `view`. */
+    start(view: EditorView, session: PageSession): void {
+      const active = new RoomClient(options.hub, options.workspaceId, options.path, options.user, {
+        joined: (joined, fresh) => {
+          if (fresh) bind(view, session, active, joined.writable);
+          session.enterRoom(joined.saved_text, joined.content_hash, () => active.resolved());
+          if (joined.conflict) void session.openConflict(session.currentDoc(), joined.saved_text);
+        },
+        saved: (text, hash) => session.roomSaved(text, hash),
+        conflict: () => void session.openConflict(session.currentDoc()),
+        closed: (reason, newPath) => {
+          view.dispatch({ effects: compartment.reconfigure([]) });
+          session.leaveRoom(
+            reason === 'page_moved'
+              ? `This page was moved to ${newPath ?? 'another place'}. Your text is kept on this device.`
+              : reason === 'page_deleted'
+                ? 'This page was deleted. Your text is kept on this device.'
+                : 'Live editing stopped. Your text is kept on this device.',
+          );
+        },
+        unavailable: () => undefined,
+        refused: (message) => session.roomProblem(message),
+      });
+      room = active;
+    },
+
+    /** Leaves the room. */
+    destroy(): void {
+      room?.destroy();
+      room = null;
+    },
+  };
+}
