@@ -25,14 +25,20 @@ describeEachDatabase('GDPR: data export, account deletion, organization export (
   beforeAll(async () => {
     ctx = await startCloud(target);
     server = ctx.server;
-    await registerUser(server); // the platform owner, whose account cannot be deleted
+    const owner = await registerUser(server); // the platform owner, whose account cannot be deleted
     alice = await registerUser(server, { name: 'Alice' });
     bob = await registerUser(server, { name: 'Bob' });
     outsider = await registerUser(server);
     docs = await firstWorkspace(server, alice);
+    aliceOrg = (await server.request('GET', '/api/auth/me', { token: alice.token })).body.org.handle;
+    // A second workspace is beyond the Free plan.
+    const team = await server.request('PUT', `/api/v1/admin/orgs/${aliceOrg}/plan`, {
+      token: owner.token,
+      body: { plan: 'team' },
+    });
+    expect(team.status).toBe(200);
     handbook = await createWorkspace(server, alice, `handbook-${Date.now()}`);
     await joinWithLink(server, alice, docs.id, bob, 'editor');
-    aliceOrg = (await server.request('GET', '/api/auth/me', { token: alice.token })).body.org.handle;
   });
   afterAll(() => ctx.cleanup());
 
@@ -115,7 +121,7 @@ describeEachDatabase('GDPR: data export, account deletion, organization export (
     }
     expect(files.get(`workspaces/${docs.slug}/files/guides/setup.md`)!.toString()).toContain('Install it.');
     expect([...files.keys()].some((name) => name.includes('/.git/'))).toBe(false);
-    expect(jsonOf(files, 'organization.json')).toMatchObject({ handle: aliceOrg, plan: 'free' });
+    expect(jsonOf(files, 'organization.json')).toMatchObject({ handle: aliceOrg, plan: 'team' });
     const members = jsonOf(files, 'members.json');
     expect(members.organization).toEqual([expect.objectContaining({ id: alice.id, role: 'superadmin' })]);
     expect(members.workspaces[docs.slug]).toEqual([expect.objectContaining({ id: bob.id, role: 'editor' })]);
