@@ -8,12 +8,11 @@ import {
   resolveCommit,
   type ThreeWayConflict,
 } from '../../git/change-request-branches.js';
-import type { ChangedPath } from '../../git/repository.js';
 import * as pagesTable from '../../store/repositories/pages.js';
 import * as requestsTable from '../../store/repositories/change-requests.js';
 import type { ChangeRequestRow, WorkspaceRow } from '../../store/schema.js';
 import { actorIdOf, record } from '../activity.js';
-import type { ReconcileSummary } from '../pages/reconcile.js';
+import { announcePulled } from '../sync/announce-pulled.js';
 import { FOLIO_IDENTITY } from '../sync/repo-opener.js';
 import { readSettings } from '../workspaces/settings.js';
 import { discardBranch } from './change-requests.js';
@@ -31,26 +30,6 @@ const FOLIO_AUTHOR = { authorName: FOLIO_IDENTITY.name, authorEmail: FOLIO_IDENT
  */
 export function createRequestMerges(ctx: RequestContext) {
   const { db, deps } = ctx;
-
-  /** The same page events a sync sends for what it pulled: one per page, or bulk-sync for several. */
-  function announce(ws: WorkspaceRow, pulled: ChangedPath[], summary: ReconcileSummary): void {
-    const paths = summary.changed;
-    const workspace_id = ws.id;
-    if (paths.length > 1) {
-      deps.events.emit('bulk-sync', { workspace_id, changed_count: paths.length, paths });
-      return;
-    }
-    const [path] = paths;
-    if (path === undefined) return;
-    const how = pulled.find((c) => c.path === path);
-    if (how?.status === 'R' && how.oldPath) {
-      deps.events.emit('page-moved', { workspace_id, old_path: how.oldPath, new_path: path, actor: null });
-    } else {
-      const type =
-        how?.status === 'A' ? 'page-created' : how?.status === 'D' ? 'page-deleted' : 'page-updated';
-      deps.events.emit(type, { workspace_id, path, actor: null });
-    }
-  }
 
   /** A conflicted file as sync conflicts show it (ours: live, theirs: the request), with the base too. */
   async function presentConflict(ws: WorkspaceRow, c: ThreeWayConflict) {
@@ -154,7 +133,7 @@ export function createRequestMerges(ctx: RequestContext) {
         await discardBranch(ctx, located);
         return { ...merged.result, summary: merged.summary! };
       });
-      announce(ws, outcome.changed, outcome.summary);
+      announcePulled(deps.events, ws.id, outcome.changed, outcome.summary.changed);
       deps.events.emit('change-request-merged', {
         workspace_id: ws.id,
         number,

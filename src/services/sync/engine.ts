@@ -4,7 +4,7 @@ import { AppError, notFound, unauthorized } from '../../errors.js';
 import type { EventBus } from '../../events/bus.js';
 import { GitError, type GitAuth } from '../../git/git.js';
 import type { WorkspaceLock } from '../../git/lock.js';
-import type { ChangedPath, ConflictFile, MergeResult, WorkspaceRepo } from '../../git/repository.js';
+import type { ConflictFile, MergeResult, WorkspaceRepo } from '../../git/repository.js';
 import { parsePushPayload, verifyWebhookSignature, type WebhookHeaders } from '../../git/webhook.js';
 import type { Logger } from '../../logger.js';
 import type { Store } from '../../store/database.js';
@@ -12,6 +12,7 @@ import * as workspacesTable from '../../store/repositories/workspaces.js';
 import type { WorkspaceRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
 import { record } from '../activity.js';
+import { announcePulled } from './announce-pulled.js';
 import type { GitCommits } from './commits.js';
 import type { GitRemote } from './remote.js';
 import { FOLIO_FOLDER, FOLIO_IDENTITY, purgeFolioFolder, type RepoOpener } from './repo-opener.js';
@@ -142,26 +143,6 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     return true;
   }
 
-  /** One page event for a single changed file, `bulk-sync` for several (SPEC.md 6.2). */
-  function announce(ws: WorkspaceRow, pulled: ChangedPath[], summary: ReconcileSummary | null): void {
-    const paths = summary?.changed ?? [];
-    const workspace_id = ws.id;
-    if (paths.length > 1) {
-      deps.events.emit('bulk-sync', { workspace_id, changed_count: paths.length, paths });
-      return;
-    }
-    const [path] = paths;
-    if (path === undefined) return;
-    const how = pulled.find((c) => c.path === path);
-    if (how?.status === 'R' && how.oldPath) {
-      deps.events.emit('page-moved', { workspace_id, old_path: how.oldPath, new_path: path, actor: null });
-    } else {
-      const type =
-        how?.status === 'A' ? 'page-created' : how?.status === 'D' ? 'page-deleted' : 'page-updated';
-      deps.events.emit(type, { workspace_id, path, actor: null });
-    }
-  }
-
   /**
    * Under the workspace lock, after a fetch: commits what waits (web edits made
    * meanwhile included, since merging needs a clean tree), merges what was
@@ -260,7 +241,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       });
     }
     // Last, so a listener that reacts to the event finds the feed and the status already written.
-    announce(ws, merge?.changed ?? [], summary);
+    announcePulled(deps.events, ws.id, merge?.changed ?? [], summary?.changed ?? []);
     deps.events.emit('sync-completed', { workspace_id: ws.id, trigger: options.trigger, changes });
     return { status: 'completed', changes };
   }
