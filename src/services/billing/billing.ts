@@ -1,8 +1,9 @@
+import { requireOrgSuperAdmin } from '../org-super-admin.js';
 import { z } from 'zod';
 import type { Actor } from '../../domain/actor.js';
 import { requireScope } from '../../domain/policy.js';
 import { PLANS, PURCHASABLE_PLANS, planOf, type QuotaName } from '../../domain/plans.js';
-import { AppError, forbidden, notFound } from '../../errors.js';
+import { AppError, notFound } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Store } from '../../store/database.js';
 import type { PlanDirectory } from './plan-directory.js';
@@ -61,22 +62,8 @@ export function createBilling(deps: {
       .executeTakeFirst();
     // An API key acts in its own organization only.
     if (!org || (actor.via === 'api_key' && actor.orgId !== org.id)) throw notFound('Organization');
-    const membership = await db
-      .selectFrom('org_members')
-      .select('role')
-      .where('org_id', '=', org.id)
-      .where('user_id', '=', actor.userId)
-      .executeTakeFirst();
-    if (membership?.role === 'superadmin') return org;
-    const inWorkspace = await db
-      .selectFrom('workspace_members')
-      .innerJoin('workspaces', 'workspaces.id', 'workspace_members.workspace_id')
-      .select('workspace_members.user_id')
-      .where('workspaces.org_id', '=', org.id)
-      .where('workspace_members.user_id', '=', actor.userId)
-      .executeTakeFirst();
-    if (!membership && !inWorkspace) throw notFound('Organization');
-    throw forbidden("Only the organization's Super Admin manages its billing");
+    await requireOrgSuperAdmin(db, actor, org.id, "Only the organization's Super Admin manages its billing");
+    return org;
   }
 
   async function subscriptionOf(orgId: string) {

@@ -1,7 +1,8 @@
+import { requireOrgSuperAdmin } from '../org-super-admin.js';
 import { z } from 'zod';
 import type { Actor } from '../../domain/actor.js';
 import { requireScope } from '../../domain/policy.js';
-import { AppError, forbidden, invalid, notFound, unauthorized } from '../../errors.js';
+import { AppError, invalid, notFound, unauthorized } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Store } from '../../store/database.js';
 import { countFailedSignIn, refuseWhileLocked } from '../identity/lockout.js';
@@ -112,23 +113,7 @@ export function createGdpr(deps: { store: Store; clock: Clock; passwords: Passwo
       const org = await db.selectFrom('orgs').select(['id']).where('handle', '=', handle).executeTakeFirst();
       if (!org) throw notFound('Organization');
       if (actor.via !== 'system') {
-        const role = await db
-          .selectFrom('org_members')
-          .select('role')
-          .where('org_id', '=', org.id)
-          .where('user_id', '=', actor.userId)
-          .executeTakeFirst();
-        if (role?.role !== 'superadmin') {
-          const works = await db
-            .selectFrom('workspace_members')
-            .innerJoin('workspaces', 'workspaces.id', 'workspace_members.workspace_id')
-            .select('workspace_members.user_id')
-            .where('workspaces.org_id', '=', org.id)
-            .where('workspace_members.user_id', '=', actor.userId)
-            .executeTakeFirst();
-          if (!role && !works) throw notFound('Organization');
-          throw forbidden("Only the organization's Super Admins can export it");
-        }
+        await requireOrgSuperAdmin(db, actor, org.id, "Only the organization's Super Admins can export it");
       }
       return exportOrganization({ store, clock, dataDir: deps.dataDir }, org.id);
     },
