@@ -53,7 +53,11 @@ export function createRoomsRelay(relay: RoomRelay, rooms: RelayedRooms) {
   /** Saved notices adopt the saver's file as the base: its text is in this room already. */
   async function ended(room: Room, raw: string | null, hash: string | null): Promise<void> {
     room.remoteSaving = Math.max(0, room.remoteSaving - 1);
-    if (raw !== null && hash !== null && hash !== room.base.hash) room.base = roomBase(raw, hash);
+    if (raw !== null && hash !== null && hash !== room.base.hash) {
+      room.base = roomBase(raw, hash);
+      // This instance's sockets see the save as if their own room had made it.
+      room.broadcast({ type: 'yjs-saved', content_hash: hash, saved_text: room.base.doc });
+    }
     if (room.remoteSaving === 0 && room.outsidePending) {
       room.outsidePending = false;
       await rooms.checkOutsideNow(room);

@@ -135,7 +135,9 @@ describe.runIf(available)('co-editing across instances (PostgreSQL + Redis)', ()
 
     onA.client.insert(0, 'Typed on A. ');
     await eventually(async () => onB.client.text === 'Typed on A. Once.\n');
-    await eventually(async () => (await read(b, pagePath)).content === 'Typed on A. Once.\n');
+    // B's room held the change unsaved too, and hears that A saved it.
+    await onB.client.ws.waitFor((m) => m.type === 'yjs-saved' && m.saved_text === 'Typed on A. Once.\n');
+    expect((await read(b, pagePath)).content).toBe('Typed on A. Once.\n');
     await settle();
     expect(await saves(pagePath)).toHaveLength(1);
 
