@@ -21,7 +21,9 @@ export type RelayMessage =
   /** The sender's save ended: the page body and hash it wrote, or null when it wrote nothing. */
   | { kind: 'saved'; raw: string | null; hash: string | null }
   /** The sender brought an outside change into the room (its updates went first): the new base. */
-  | { kind: 'based'; raw: string; hash: string };
+  | { kind: 'based'; raw: string; hash: string }
+  /** The sender found an outside change overlapping unsaved edits: the room stops saving everywhere. */
+  | { kind: 'conflict'; hash: string };
 
 /** A relay message as it travels: which room, from which instance. */
 export type RelayEnvelope = RelayMessage & { from: string; workspace_id: string; path: string };
@@ -37,8 +39,8 @@ export interface RoomRelay {
   publish(workspaceId: string, path: string, message: RelayMessage): void;
   /** Whether another instance holds the room of this page. */
   othersHold(workspaceId: string, path: string): Promise<boolean>;
-  /** Claims bringing the outside change that made the page `hash` into the room; one instance wins. */
-  claimMerge(workspaceId: string, path: string, hash: string): Promise<boolean>;
+  /** Claims bringing the outside change from base `from` to `to` into the room; one instance wins. */
+  claimMerge(workspaceId: string, path: string, from: string, to: string): Promise<boolean>;
   /** Marks (or unmarks) this instance as holding the room. */
   hold(workspaceId: string, path: string, held: boolean): Promise<void>;
 }
@@ -73,9 +75,10 @@ export async function createRedisRoomRelay(
       const holders = await redis.smembers(holdersKey(workspaceId, path));
       return holders.some((id) => id !== instanceId);
     },
-    async claimMerge(workspaceId, path, hash) {
-      const key = `folio:coedit:merge:${workspaceId}:${path}:${hash}`;
-      return (await redis.set(key, instanceId, 'EX', 600, 'NX')) === 'OK';
+    async claimMerge(workspaceId, path, from, to) {
+      // Short-lived: the holders look within moments of the same event, and a page may come back to a text.
+      const key = `folio:coedit:merge:${workspaceId}:${path}:${from}:${to}`;
+      return (await redis.set(key, instanceId, 'EX', 30, 'NX')) === 'OK';
     },
     async hold(workspaceId, path, held) {
       const key = holdersKey(workspaceId, path);

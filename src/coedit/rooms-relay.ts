@@ -17,6 +17,8 @@ export interface RelayedRooms {
   /** Runs work in the room's queue, after its saves and outside changes. */
   serial<T>(room: Room, work: () => Promise<T>): Promise<T>;
   checkOutsideNow(room: Room): Promise<void>;
+  /** Stops the room's saving and shows the merge view (an outside change overlapped). */
+  stopOnConflict(room: Room, hash: string): void;
   logger: Logger;
 }
 
@@ -55,6 +57,8 @@ export function createRoomsRelay(relay: RoomRelay, rooms: RelayedRooms) {
     room.remoteSaving = Math.max(0, room.remoteSaving - 1);
     if (raw !== null && hash !== null && hash !== room.base.hash) {
       room.base = roomBase(raw, hash);
+      // A writer elsewhere resolved the conflict: that save is the page again.
+      room.conflict = false;
       // This instance's sockets see the save as if their own room had made it.
       room.broadcast({ type: 'yjs-saved', content_hash: hash, saved_text: room.base.doc });
     }
@@ -90,6 +94,8 @@ export function createRoomsRelay(relay: RoomRelay, rooms: RelayedRooms) {
         return;
       case 'saved':
         return rooms.serial(room, () => ended(room, m.raw, m.hash));
+      case 'conflict':
+        return rooms.serial(room, async () => rooms.stopOnConflict(room, m.hash));
       case 'based':
         return rooms.serial(room, async () => {
           if (m.hash !== room.base.hash) room.base = roomBase(m.raw, m.hash);
@@ -136,7 +142,12 @@ export function createRoomsRelay(relay: RoomRelay, rooms: RelayedRooms) {
     based(room: Room): void {
       relay.publish(room.workspaceId, room.path, { kind: 'based', raw: room.base.raw, hash: room.base.hash });
     },
-    claimMerge: (room: Room, hash: string) => relay.claimMerge(room.workspaceId, room.path, hash),
+    claimMerge: (room: Room, hash: string) =>
+      relay.claimMerge(room.workspaceId, room.path, room.base.hash, hash),
+    /** Tells the others the room stopped saving on a conflict with the file at `hash`. */
+    conflict(room: Room, hash: string): void {
+      relay.publish(room.workspaceId, room.path, { kind: 'conflict', hash });
+    },
     release: (room: Room) => relay.hold(room.workspaceId, room.path, false),
   };
 }

@@ -53,6 +53,7 @@ export function createRooms(deps: RoomsDeps) {
         schedule: (room) => schedule(room),
         serial: (room, work) => serial(room, work),
         checkOutsideNow: (room) => checkOutsideNow(room),
+        stopOnConflict: (room, hash) => stopOnConflict(room, hash),
         logger: deps.logger,
       })
     : null;
@@ -218,11 +219,17 @@ export function createRooms(deps: RoomsDeps) {
     const result = room.bringInOutside(next);
     if (result === 'merged') relay?.based(room);
     if (result === 'conflict' && !room.conflict) {
-      room.conflict = true;
-      if (room.timer) clearTimeout(room.timer);
-      room.broadcast({ type: 'yjs-conflict', content_hash: page.content_hash });
+      stopOnConflict(room, page.content_hash);
+      relay?.conflict(room, page.content_hash);
       deps.events.emit('conflict-detected', { workspace_id: room.workspaceId, path: room.path });
     } else if (result === 'merged' && room.unsaved) schedule(room);
+  }
+
+  function stopOnConflict(room: Room, hash: string): void {
+    if (room.conflict) return;
+    room.conflict = true;
+    if (room.timer) clearTimeout(room.timer);
+    room.broadcast({ type: 'yjs-conflict', content_hash: hash });
   }
 
   function checkOutside(room: Room): void {
