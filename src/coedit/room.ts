@@ -64,8 +64,8 @@ export class Room {
   saving: Promise<void> | null = null;
   /** Passes this instance's changes on to other instances (null: one instance). */
   share: RoomShare | null = null;
-  /** Saves announced by other instances that have not ended yet. */
-  remoteSaving = 0;
+  /** Saves announced by other instances that have not ended yet, by instance (a timer for one that died). */
+  readonly remoteSaves = new Map<string, NodeJS.Timeout>();
   /** An outside change waits for those saves to end before it is looked at. */
   outsidePending = false;
 
@@ -109,6 +109,11 @@ export class Room {
   /** The room's whole Yjs state, as one update. */
   stateUpdate(): Uint8Array {
     return Y.encodeStateAsUpdate(this.doc);
+  }
+
+  /** How many saves other instances announced and have not ended. */
+  get remoteSaving(): number {
+    return this.remoteSaves.size;
   }
 
   /** Whether the text differs from what was last saved. */
@@ -226,6 +231,7 @@ export class Room {
   destroy(): void {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
+    for (const timer of this.remoteSaves.values()) clearTimeout(timer);
     this.awareness.destroy();
     this.doc.destroy();
   }

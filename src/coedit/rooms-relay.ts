@@ -6,6 +6,8 @@ import type { RelayEnvelope, RoomRelay } from './relay.js';
 
 /** How long an opening room waits for another instance's state before seeding itself. */
 const SYNC_WAIT_MS = 1500;
+/** A save announced by an instance that never said it ended (it died) stops counting after this. */
+const SAVE_NOTICE_MS = 30_000;
 
 const bytes = (base64: string) => new Uint8Array(Buffer.from(base64, 'base64'));
 
@@ -53,8 +55,9 @@ export function createRoomsRelay(relay: RoomRelay, rooms: RelayedRooms) {
   }
 
   /** Saved notices adopt the saver's file as the base: its text is in this room already. */
-  async function ended(room: Room, raw: string | null, hash: string | null): Promise<void> {
-    room.remoteSaving = Math.max(0, room.remoteSaving - 1);
+  async function ended(room: Room, from: string, raw: string | null, hash: string | null): Promise<void> {
+    clearTimeout(room.remoteSaves.get(from));
+    room.remoteSaves.delete(from);
     if (raw !== null && hash !== null && hash !== room.base.hash) {
       room.base = roomBase(raw, hash);
       // A writer elsewhere resolved the conflict: that save is the page again.
@@ -89,11 +92,18 @@ export function createRoomsRelay(relay: RoomRelay, rooms: RelayedRooms) {
         return;
       case 'awareness':
         return room.applyRelayedAwareness(bytes(m.update));
-      case 'saving':
-        room.remoteSaving += 1;
+      case 'saving': {
+        clearTimeout(room.remoteSaves.get(m.from));
+        const timer = setTimeout(
+          () => void rooms.serial(room, () => ended(room, m.from, null, null)).catch(() => undefined),
+          SAVE_NOTICE_MS,
+        );
+        timer.unref();
+        room.remoteSaves.set(m.from, timer);
         return;
+      }
       case 'saved':
-        return rooms.serial(room, () => ended(room, m.raw, m.hash));
+        return rooms.serial(room, () => ended(room, m.from, m.raw, m.hash));
       case 'conflict':
         return rooms.serial(room, async () => rooms.stopOnConflict(room, m.hash));
       case 'based':
