@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyAwarenessUpdate, Awareness, encodeAwarenessUpdate } from 'y-protocols/awareness';
 import { createPgSchema, TEST_DATABASE_URL, TEST_REDIS_URL } from '../helpers/databases.js';
 import { eventually } from '../helpers/eventually.js';
 import { startServer, tempDir, type TestServer } from '../helpers/server.js';
@@ -125,6 +126,22 @@ describe.runIf(available)('co-editing across instances (PostgreSQL + Redis)', ()
     expect((await read(b, pagePath)).content).toBe(text);
     const file = await readFile(path.join(a.dataDir, 'workspaces', ws.id, pagePath), 'utf8');
     expect(file.endsWith(text)).toBe(true);
+  });
+
+  it('shows a writer’s cursor to the sockets of the other instance', async () => {
+    const pagePath = await newPage('Cursor.\n');
+    const onA = await join(a, owner, pagePath);
+    const onB = await join(b, editor, pagePath);
+    const mine = new Awareness(onA.client.doc);
+    mine.setLocalState({ user: { name: 'Olive Owner' }, cursor: { anchor: 3, head: 3 } });
+    const update = Buffer.from(encodeAwarenessUpdate(mine, [mine.clientID])).toString('base64');
+    onA.client.ws.send({ type: 'yjs-awareness', workspace_id: ws.id, path: pagePath, update });
+    const seen = await onB.client.ws.waitFor((m) => m.type === 'yjs-awareness' && m.path === pagePath);
+    const theirs = new Awareness(onB.client.doc);
+    applyAwarenessUpdate(theirs, new Uint8Array(Buffer.from(seen.update, 'base64')), 'server');
+    expect(theirs.getStates().get(mine.clientID)).toMatchObject({ user: { name: 'Olive Owner' } });
+    mine.destroy();
+    theirs.destroy();
   });
 
   it('saves a change once, though the room on both instances holds it unsaved', async () => {
