@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { Redis } from 'ioredis';
 import path from 'node:path';
 import type { Config } from './config.js';
 import { type EventBus, InProcessBus } from './events/bus.js';
@@ -43,6 +44,8 @@ export interface Core {
   logger: Logger;
   store: Store;
   events: EventBus;
+  /** The Redis connection (REDIS_URL), shared by the bus and the limiter; null without one. */
+  redis: Redis | null;
   limiter: RateLimiter;
   buckets: BucketTable;
   /** The Cloud edition's bucket table per plan (null in the Community edition). */
@@ -113,6 +116,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     logger,
     store,
     events,
+    redis,
     limiter,
     buckets,
     planBuckets,

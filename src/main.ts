@@ -56,6 +56,8 @@ import { Hub } from './ws/hub.js';
 import { createYjsChannel } from './ws/yjs-channel.js';
 import { createRoomSnapshots } from './coedit/room-snapshots.js';
 import { createRooms, type Rooms } from './coedit/rooms.js';
+import { createRedisRoomRelay } from './coedit/relay.js';
+import { RedisBus } from './events/redis-bus.js';
 
 export interface FolioOptions extends CoreOptions {
   /** Co-editing save timing (tests use short waits). */
@@ -96,9 +98,16 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
     logger.warn({ free_bytes: free, data_dir: config.dataDir }, 'low disk space in the data directory');
   }
 
-  const rooms = config.coedit
+  // With Redis, rooms cross instances over a side channel of the event bus.
+  let rooms: Rooms | null = null;
+  const relay =
+    config.coedit && core.redis && core.events instanceof RedisBus
+      ? await createRedisRoomRelay(core.redis, core.events, (message) => rooms?.relayed(message))
+      : null;
+  rooms = config.coedit
     ? createRooms({
         ...{ pages: services.pages, access: services.access, events: core.events, logger },
+        relay,
         snapshots: createRoomSnapshots(config.dataDir),
         coAuthors: runtime.coAuthors,
         ...options.coedit,

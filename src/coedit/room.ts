@@ -26,6 +26,21 @@ interface PeerState {
 export type OutsideResult = 'none' | 'merged' | 'conflict';
 
 const ORIGIN_OUTSIDE = Symbol('outside');
+/** Updates that came from another instance: they are not relayed again. */
+const ORIGIN_RELAY = Symbol('relay');
+
+/**
+ * The Yjs client id a fresh room writes its seed text with, taken from the file's hash:
+ * instances seeding the same file independently write identical items, which Yjs merges
+ * as one, so a room opened at once on two instances cannot hold its text twice.
+ */
+export function seedClientId(hash: string): number {
+  const hex = hash.slice(hash.lastIndexOf(':') + 1).replace(/[^0-9a-f]/gi, '');
+  return parseInt(hex.slice(0, 8) || '1', 16) >>> 1 || 1;
+}
+
+/** What a room passes on to other instances (the relay), when there is one. */
+export type RoomShare = (message: { kind: 'update' | 'awareness'; update: Uint8Array }) => void;
 
 /**
  * One open page: a Yjs document whose text `body` is the page body (LF line
@@ -47,6 +62,12 @@ export class Room {
   conflict = false;
   closed = false;
   saving: Promise<void> | null = null;
+  /** Passes this instance's changes on to other instances (null: one instance). */
+  share: RoomShare | null = null;
+  /** Saves announced by other instances that have not ended yet, by instance (a timer for one that died). */
+  readonly remoteSaves = new Map<string, NodeJS.Timeout>();
+  /** An outside change waits for those saves to end before it is looked at. */
+  outsidePending = false;
 
   constructor(
     readonly workspaceId: string,
@@ -57,10 +78,17 @@ export class Room {
   ) {
     this.awareness.setLocalState(null);
     if (state) Y.applyUpdate(this.doc, state);
-    else this.text.insert(0, base.doc);
-    // Changes brought in from outside have no socket to pass them on: every socket gets them.
+    else {
+      const own = this.doc.clientID;
+      this.doc.clientID = seedClientId(base.hash);
+      this.text.insert(0, base.doc);
+      this.doc.clientID = own;
+    }
+    // Changes brought in from outside or from another instance have no socket to pass them on.
     this.doc.on('update', (update: Uint8Array, origin: unknown) => {
-      if (origin === ORIGIN_OUTSIDE) this.broadcast({ type: 'yjs-update', update: encode(update) });
+      if (origin === ORIGIN_OUTSIDE || origin === ORIGIN_RELAY)
+        this.broadcast({ type: 'yjs-update', update: encode(update) });
+      if (origin !== ORIGIN_RELAY) this.share?.({ kind: 'update', update });
     });
     this.awareness.on(
       'update',
@@ -76,6 +104,16 @@ export class Room {
   /** The room's text now. */
   get current(): string {
     return this.text.toString();
+  }
+
+  /** The room's whole Yjs state, as one update. */
+  stateUpdate(): Uint8Array {
+    return Y.encodeStateAsUpdate(this.doc);
+  }
+
+  /** How many saves other instances announced and have not ended. */
+  get remoteSaving(): number {
+    return this.remoteSaves.size;
   }
 
   /** Whether the text differs from what was last saved. */
@@ -111,6 +149,7 @@ export class Room {
       const update = encodeAwarenessUpdate(this.awareness, ids);
       removeAwarenessStates(this.awareness, ids, 'leave');
       this.broadcast({ type: 'yjs-awareness', update: encode(update) }, peer);
+      this.share?.({ kind: 'awareness', update });
     }
     return this.peers.size === 0;
   }
@@ -134,6 +173,20 @@ export class Room {
   applyAwareness(peer: CoeditPeer, update: Uint8Array): void {
     applyAwarenessUpdate(this.awareness, update, peer);
     this.broadcast({ type: 'yjs-awareness', update: encode(update) }, peer);
+    this.share?.({ kind: 'awareness', update });
+  }
+
+  /** Applies an update relayed from another instance; answers whether the text changed. */
+  applyRelayed(update: Uint8Array): boolean {
+    const before = this.current;
+    Y.applyUpdate(this.doc, update, ORIGIN_RELAY);
+    return this.current !== before;
+  }
+
+  /** Applies cursors relayed from another instance and shows them to this instance's sockets. */
+  applyRelayedAwareness(update: Uint8Array): void {
+    applyAwarenessUpdate(this.awareness, update, ORIGIN_RELAY);
+    this.broadcast({ type: 'yjs-awareness', update: encode(update) });
   }
 
   /**
@@ -178,6 +231,7 @@ export class Room {
   destroy(): void {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
+    for (const timer of this.remoteSaves.values()) clearTimeout(timer);
     this.awareness.destroy();
     this.doc.destroy();
   }

@@ -11,6 +11,8 @@ import type { CoAuthorNotes } from './co-authors.js';
 import { type CoeditPeer, Room } from './room.js';
 import { rawFor, roomBase } from './room-text.js';
 import type { RoomSnapshots } from './room-snapshots.js';
+import type { RelayEnvelope, RoomRelay } from './relay.js';
+import { createRoomsRelay } from './rooms-relay.js';
 
 export interface RoomsDeps {
   pages: Pick<PagesService, 'read' | 'update'>;
@@ -19,6 +21,8 @@ export interface RoomsDeps {
   logger: Logger;
   snapshots: RoomSnapshots;
   coAuthors: CoAuthorNotes;
+  /** Carries rooms across instances (REDIS_URL); null or absent with one instance. */
+  relay?: RoomRelay | null;
   /** Quiet time after the last change before a room saves (default 2 s). */
   debounceMs?: number;
   /** A room with unsaved changes saves at the latest this long after the first (default 10 s). */
@@ -43,6 +47,16 @@ export function createRooms(deps: RoomsDeps) {
   /** Each room's work (saves, outside changes, closing) runs one at a time, in order. */
   const queues = new WeakMap<Room, Promise<unknown>>();
   const offs: Unsubscribe[] = [];
+  const relay = deps.relay
+    ? createRoomsRelay(deps.relay, {
+        roomAt: async (workspaceId, path) => rooms.get(keyOf(workspaceId, path))?.catch(() => undefined),
+        schedule: (room) => schedule(room),
+        serial: (room, work) => serial(room, work),
+        checkOutsideNow: (room) => checkOutsideNow(room),
+        stopOnConflict: (room, hash) => stopOnConflict(room, hash),
+        logger: deps.logger,
+      })
+    : null;
 
   function serial<T>(room: Room, work: () => Promise<T>): Promise<T> {
     const run = (queues.get(room) ?? Promise.resolve()).then(work);
@@ -55,13 +69,29 @@ export function createRooms(deps: RoomsDeps) {
 
   /** Opens the room of a page a reader just read: its saved state when saved at this hash, else fresh. */
   async function open(workspaceId: string, path: string, content: string, hash: string): Promise<Room> {
+    const room = await openHere(workspaceId, path, content, hash);
+    await relay?.attach(room);
+    return room;
+  }
+
+  async function openHere(workspaceId: string, path: string, content: string, hash: string): Promise<Room> {
+    // Open on another instance: the same document, never a second seed of the file.
+    const held = await relay?.heldElsewhere(workspaceId, path);
+    if (held) return new Room(workspaceId, path, held.epoch, roomBase(held.raw, held.hash), held.state);
     const base = roomBase(content, hash);
     const saved = await deps.snapshots.load(workspaceId, path);
     if (saved && saved.contentHash === hash) {
       return new Room(workspaceId, path, saved.epoch, base, saved.state);
     }
     // Any older state would merge its text in a second time: a new epoch makes clients start fresh.
-    return new Room(workspaceId, path, ulid(), base, null);
+    // It is named after the file's hash so instances seeding one file at once agree on it.
+    return new Room(
+      workspaceId,
+      path,
+      relay ? `seed-${hash.slice(hash.lastIndexOf(':') + 1).slice(0, 32)}` : ulid(),
+      base,
+      null,
+    );
   }
 
   async function roomFor(actor: Actor, workspace: string, path: string) {
@@ -134,12 +164,16 @@ export function createRooms(deps: RoomsDeps) {
       authors.filter((id) => id !== actor.userId),
     );
     let saved;
+    relay?.saving(room);
     try {
       saved = await deps.pages.update(actor, room.workspaceId, room.path, {
         body: rawFor(room.base, text),
         lastKnownHash: room.base.hash,
       });
     } catch (error) {
+      relay?.saved(room, null, null);
+      // Another instance is saving this room: its notice brings the base, then this one saves what is left.
+      if (error instanceof AppError && error.code === 'CONFLICT' && room.remoteSaving > 0) return;
       // Written from outside since the room last looked: bring that in first, then try again.
       if (error instanceof AppError && error.code === 'CONFLICT' && !retried) {
         await checkOutsideNow(room);
@@ -148,6 +182,7 @@ export function createRooms(deps: RoomsDeps) {
       throw error;
     }
     room.base = roomBase(saved.page.content, saved.page.content_hash);
+    relay?.saved(room, room.base.raw, room.base.hash);
     room.authors.clear();
     room.dirtySince = null;
     await deps.snapshots.save(room.workspaceId, room.path, {
@@ -162,6 +197,11 @@ export function createRooms(deps: RoomsDeps) {
   /** Re-reads the page after an outside write and brings it into the room (see Room.bringInOutside). */
   async function checkOutsideNow(room: Room): Promise<void> {
     if (room.closed) return;
+    if (room.remoteSaving > 0) {
+      // Most likely that save's own write: look once its notice has brought the new base.
+      room.outsidePending = true;
+      return;
+    }
     const reader = room.peers.keys().next();
     if (reader.done) return;
     let page;
@@ -171,13 +211,25 @@ export function createRooms(deps: RoomsDeps) {
       if (error instanceof AppError && error.code === 'NOT_FOUND') return close(room, 'page_deleted');
       throw error;
     }
-    const result = room.bringInOutside(roomBase(page.content, page.content_hash));
+    const next = roomBase(page.content, page.content_hash);
+    // Each instance holds the room: only one brings an outside change in, the others get its updates.
+    if (relay && next.hash !== room.base.hash && next.doc !== room.current) {
+      if (!(await relay.claimMerge(room, next.hash))) return;
+    }
+    const result = room.bringInOutside(next);
+    if (result === 'merged') relay?.based(room);
     if (result === 'conflict' && !room.conflict) {
-      room.conflict = true;
-      if (room.timer) clearTimeout(room.timer);
-      room.broadcast({ type: 'yjs-conflict', content_hash: page.content_hash });
+      stopOnConflict(room, page.content_hash);
+      relay?.conflict(room, page.content_hash);
       deps.events.emit('conflict-detected', { workspace_id: room.workspaceId, path: room.path });
     } else if (result === 'merged' && room.unsaved) schedule(room);
+  }
+
+  function stopOnConflict(room: Room, hash: string): void {
+    if (room.conflict) return;
+    room.conflict = true;
+    if (room.timer) clearTimeout(room.timer);
+    room.broadcast({ type: 'yjs-conflict', content_hash: hash });
   }
 
   function checkOutside(room: Room): void {
@@ -192,6 +244,7 @@ export function createRooms(deps: RoomsDeps) {
     room.broadcast({ type: 'yjs-closed', reason, ...extra });
     rooms.delete(keyOf(room.workspaceId, room.path));
     room.destroy();
+    void relay?.release(room).catch(() => undefined);
     if (reason === 'page_deleted' || reason === 'page_moved')
       void deps.snapshots.remove(room.workspaceId, room.path).catch(() => undefined);
   }
@@ -309,6 +362,11 @@ export function createRooms(deps: RoomsDeps) {
       for (const opening of rooms.values()) {
         void opening.then((room) => room.peers.has(peer) && leaveRoom(room, peer)).catch(() => undefined);
       }
+    },
+
+    /** A message about a room from another instance (the relay calls this). */
+    relayed(message: RelayEnvelope): void {
+      relay?.receive(message);
     },
 
     /** Open rooms and their sockets on this instance (health, tests, benchmarks). */

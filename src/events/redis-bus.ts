@@ -13,6 +13,8 @@ export class RedisBus implements EventBus {
   private readonly local: InProcessBus;
   /** Listeners of this instance's own emits (`onLocal`), called as they are emitted. */
   private readonly own = new Set<(event: FolioEvent) => void>();
+  /** Handlers of the side channels opened with `sideChannel`, by channel name. */
+  private readonly sides = new Map<string, (message: string) => void>();
 
   private constructor(
     private readonly publisher: Redis,
@@ -21,6 +23,8 @@ export class RedisBus implements EventBus {
   ) {
     this.local = new InProcessBus(onListenerError);
     subscriber.on('message', (channel: string, message: string) => {
+      const side = this.sides.get(channel);
+      if (side) return side(message);
       if (channel !== CHANNEL) return;
       try {
         this.local.deliver(JSON.parse(message) as FolioEvent);
@@ -59,7 +63,21 @@ export class RedisBus implements EventBus {
     return () => this.own.delete(listener);
   }
 
+  /**
+   * Opens another channel on this bus's connections: what is published there
+   * reaches every instance in the order it was published relative to the
+   * events, because one connection publishes both and one receives both.
+   * Co-editing relies on that order (a save's notice after its updates, and
+   * around its `page-updated`). Answers the function that publishes on it.
+   */
+  async sideChannel(name: string, onMessage: (message: string) => void): Promise<(message: string) => void> {
+    this.sides.set(name, onMessage);
+    await this.subscriber.subscribe(name);
+    return (message) => void this.publisher.publish(name, message).catch(() => undefined);
+  }
+
   async close(): Promise<void> {
+    this.sides.clear();
     this.own.clear();
     await this.local.close();
     this.subscriber.disconnect();
