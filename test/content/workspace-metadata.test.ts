@@ -104,7 +104,7 @@ describeEachDatabase('workspace metadata stays out of git ($name)', (target: Dat
     await ctx.stop();
     await wipeDatabase(ctx);
     const rebuilt = await runCli(['rebuild'], ctx.cliEnv(), { timeoutMs: 90_000 });
-    expect(rebuilt.code).toBe(0);
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
     expect(rebuilt.stdout).toContain(`restored workspace ${ws.slug}: pending-first-registration`);
 
     await ctx.restart();
