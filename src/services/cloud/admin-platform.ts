@@ -46,8 +46,9 @@ export function createAdminPlatform(deps: {
 }) {
   const db = deps.store.db;
 
-  async function domainRow(domain: string) {
-    const row = await db
+  /** Custom domains with the workspace and organization each serves. */
+  const domains = () =>
+    db
       .selectFrom('custom_domains')
       .innerJoin('workspaces', 'workspaces.id', 'custom_domains.workspace_id')
       .innerJoin('orgs', 'orgs.id', 'workspaces.org_id')
@@ -60,9 +61,10 @@ export function createAdminPlatform(deps: {
         'workspaces.id as workspace_id',
         'workspaces.slug as workspace',
         'orgs.handle as org',
-      ])
-      .where('custom_domains.domain', '=', domain.toLowerCase())
-      .executeTakeFirst();
+      ]);
+
+  async function domainRow(domain: string) {
+    const row = await domains().where('custom_domains.domain', '=', domain.toLowerCase()).executeTakeFirst();
     if (!row) throw notFound('Custom domain');
     return row;
   }
@@ -115,20 +117,7 @@ export function createAdminPlatform(deps: {
     /** Every custom domain of every workspace, by domain name. */
     async listDomains(actor: Actor, input: z.infer<typeof listDomainsInput>) {
       requirePlatformOwner(actor, 'read');
-      let query = db
-        .selectFrom('custom_domains')
-        .innerJoin('workspaces', 'workspaces.id', 'custom_domains.workspace_id')
-        .innerJoin('orgs', 'orgs.id', 'workspaces.org_id')
-        .select([
-          'custom_domains.domain',
-          'custom_domains.status',
-          'custom_domains.verified_at',
-          'custom_domains.checked_at',
-          'custom_domains.created_at',
-          'workspaces.id as workspace_id',
-          'workspaces.slug as workspace',
-          'orgs.handle as org',
-        ])
+      let query = domains()
         .orderBy('custom_domains.domain')
         .limit(input.limit + 1);
       if (input.cursor) query = query.where('custom_domains.domain', '>', input.cursor);
