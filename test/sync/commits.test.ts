@@ -93,7 +93,11 @@ describeEachDatabase('web edits become commits ($name)', (target: DatabaseTarget
     // Folio's own metadata never leaves the server.
     expect(fs.existsSync(path.join(clone, '.folio'))).toBe(false);
 
-    const record = await as('GET', `/api/v1/workspaces/${ws.id}`);
+    // The last push lands on the remote a moment before the workspace records it as done.
+    const record = await eventually(async () => {
+      const r = await as('GET', `/api/v1/workspaces/${ws.id}`);
+      return r.body.sync_status === 'idle' ? r : null;
+    });
     expect(record.body).toMatchObject({ sync_status: 'idle', last_error: null });
     expect(Date.parse(record.body.last_sync_at)).not.toBeNaN();
   });
@@ -179,8 +183,11 @@ describeEachDatabase('a git that cannot commit ($name)', (target: DatabaseTarget
     expect((await as('POST', pageUrl(ws.slug, 'b.md'), { title: 'B' })).status).toBe(201);
     await eventually(async () => fileAt(bare, 'b.md'));
     expect((await runGit(treeOf(env, ws.id), ['status', '--porcelain'])).stdout.trim()).toBe('');
-    const record = await as('GET', `/api/v1/workspaces/${ws.id}`);
-    expect(record.body).toMatchObject({ sync_status: 'idle', last_error: null });
+    // The push lands on the remote a moment before the workspace records it as done.
+    await eventually(async () => {
+      const record = await as('GET', `/api/v1/workspaces/${ws.id}`);
+      return record.body.sync_status === 'idle' && record.body.last_error === null;
+    });
   });
 
   it('reports failing commits in sync_status, last_error and /api/ready until one goes through', async () => {
