@@ -7,10 +7,11 @@ import {
   olderRegisterInput,
   resetPasswordInput,
   type TokenPair,
+  WS_TICKET_SECONDS,
 } from '../../services/identity/index.js';
 import type { Services } from '../../services/index.js';
 import { clientInfo, requireActor } from '../auth-context.js';
-import { setSessionCookies } from '../cookies.js';
+import { COOKIES, setCookie, setSessionCookies } from '../cookies.js';
 import { rateKey } from '../rate-limit-hook.js';
 import { deprecatedRoute, paramsOf } from './layout.js';
 
@@ -28,9 +29,10 @@ function tokens(reply: FastifyReply, pair: TokenPair) {
 }
 
 /**
- * Layout C's `/api/v1/auth/…` routes, Layout B's registration (`Folio-Layout: B` on
- * `/api/auth/register`), C's WebSocket ticket and its identity-provider callback. Token
- * lifetimes are the current ones (refresh 7 days, not C's 30).
+ * Layout C's `/api/v1/auth/…` routes, Layout B's registration and WebSocket cookie
+ * (`Folio-Layout: B` on `/api/auth/register` and `/api/auth/ws-token`), C's WebSocket ticket
+ * and its identity-provider callback. Token lifetimes are the current ones (refresh 7 days,
+ * not C's 30).
  */
 export function authCompatRoutes(services: Services) {
   const { auth, passwordReset, wsTickets } = services;
@@ -114,6 +116,22 @@ export function authCompatRoutes(services: Services) {
       '/api/v1/auth/ws-ticket',
       { onSend: ticket.onSend, config: { rateLimit: 'auth' }, schema: ticket.schema },
       async (request) => wsTickets.issue(requireActor(request)),
+    );
+
+    // Layout B's cookie is a ticket of the same store: 30 seconds, spent by the first upgrade.
+    const wsCookie = deprecatedRoute(
+      '/api/auth/ws-token',
+      'Layout B: a 30-second, single-use WebSocket cookie',
+      { headerVariant: true },
+    );
+    app.post(
+      '/api/auth/ws-token',
+      { ...wsCookie, constraints: { layout: 'B' }, config: { rateLimit: 'auth' } },
+      async (request, reply) => {
+        const { ticket } = await wsTickets.issue(requireActor(request));
+        setCookie(reply, COOKIES.ws, ticket, WS_TICKET_SECONDS);
+        return reply.code(200).send();
+      },
     );
 
     // The provider's redirect lands on the current callback, query and all (docs/compatibility.md).

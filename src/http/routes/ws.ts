@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import '@fastify/websocket';
 import type { Actor } from '../../domain/actor.js';
 import { forbidden } from '../../errors.js';
+import { isWsTicket } from '../../services/identity/index.js';
 import type { Services } from '../../services/index.js';
 import type { Hub } from '../../ws/hub.js';
 import { requireActor } from '../auth-context.js';
@@ -28,7 +29,8 @@ export function originAllowed(origin: string, publicUrl: string, host: string | 
 export function wsRoutes(services: Services, hub: Hub, publicUrl: string) {
   const { wsTokens, wsTickets } = services;
   const actors = new WeakMap<FastifyRequest, Actor>();
-  // Sockets opened with Layout C's `?ticket=` re-check the ticket's session instead of a cookie.
+  // Sockets opened with a ticket (Layout C's `?ticket=`, Layout B's ticket cookie) re-check
+  // the ticket's session instead of a cookie token.
   const rechecks = new WeakMap<FastifyRequest, () => Promise<Actor>>();
 
   return (app: FastifyInstance) => {
@@ -48,13 +50,15 @@ export function wsRoutes(services: Services, hub: Hub, publicUrl: string) {
           if (origin !== undefined && !originAllowed(origin, publicUrl, request.headers.host)) {
             throw forbidden('WebSocket connections are accepted only from this site');
           }
-          const ticket = (request.query as { ticket?: unknown }).ticket;
-          if (typeof ticket === 'string') {
+          const query = (request.query as { ticket?: unknown }).ticket;
+          const cookie = request.cookies[COOKIES.ws];
+          const ticket = typeof query === 'string' ? query : isWsTicket(cookie) ? cookie : undefined;
+          if (ticket !== undefined) {
             const { actor, recheck } = await wsTickets.redeem(ticket);
             rechecks.set(request, recheck);
             return void actors.set(request, actor);
           }
-          actors.set(request, await wsTokens.verify(request.cookies[COOKIES.ws]));
+          actors.set(request, await wsTokens.verify(cookie));
         },
       },
       (socket, request) => {

@@ -31,4 +31,4 @@ export { configuredProviders } from './providers.js';
 export { createRegistrationPolicy } from './registration.js';
 export { type ClientInfo, createSessions, REFRESH_TOKEN_MS } from './sessions.js';
 export { createWsTokens } from './ws-tokens.js';
-export { createWsTickets, WS_TICKET_SECONDS, type WsTickets } from './ws-tickets.js';
+export { createWsTickets, isWsTicket, WS_TICKET_SECONDS, type WsTickets } from './ws-tickets.js';

@@ -4,15 +4,26 @@ import type { Clock } from '../../lib/clock.js';
 import { randomToken, sha256Hex } from '../../lib/secrets.js';
 import type { Store } from '../../store/database.js';
 
-/** Layout C (SPEC.md part 9): a WebSocket ticket lives 30 seconds and opens one socket. */
+/** Layouts B and C (SPEC.md part 9): a WebSocket ticket lives 30 seconds and opens one socket. */
 export const WS_TICKET_SECONDS = 30;
 
+const TICKET_PREFIX = 'wst_';
+
 /**
- * Layout C's WebSocket tickets: `POST /api/v1/auth/ws-ticket` mints one, `/ws?ticket=`
- * spends it. Stored in the database (only a SHA-256 of the ticket, which is 256 random
- * bits, so a lookup by hash needs no constant-time comparison) so any instance sharing the
- * database accepts a ticket another issued, and a delete-returning spend makes it single use
- * across instances too.
+ * Whether a credential is a ticket rather than the one-hour cookie token (`v1.…`): Layout B's
+ * `svc_ws_token` cookie carries a ticket, so `/ws` spends it instead of verifying it.
+ */
+export function isWsTicket(value: string | undefined): value is string {
+  return value !== undefined && value.startsWith(TICKET_PREFIX);
+}
+
+/**
+ * The older layouts' WebSocket tickets: Layout C's `POST /api/v1/auth/ws-ticket` answers one
+ * and `/ws?ticket=` spends it; Layout B's `POST /api/auth/ws-token` sets one as the
+ * `svc_ws_token` cookie and the upgrade presenting that cookie spends it. Stored in the
+ * database (only a SHA-256 of the ticket, which is 256 random bits, so a lookup by hash needs
+ * no constant-time comparison) so any instance sharing the database accepts a ticket another
+ * issued, and a delete-returning spend makes it single use across instances too.
  */
 export function createWsTickets(deps: { store: Store; clock: Clock }) {
   const db = deps.store.db;
@@ -53,7 +64,7 @@ export function createWsTickets(deps: { store: Store; clock: Clock }) {
         .executeTakeFirst();
       if (!user) throw unauthorized('This session has ended');
       const now = deps.clock.now();
-      const ticket = `wst_${randomToken(32)}`;
+      const ticket = `${TICKET_PREFIX}${randomToken(32)}`;
       // Spent and expired tickets of everyone are cleared on the way; the table stays small.
       await db.deleteFrom('ws_tickets').where('expires_at', '<=', now.toISOString()).execute();
       await db
