@@ -27,6 +27,7 @@ import { installRequestMetrics } from './request-metrics.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { installRouteSchemas } from './route-schemas.js';
 import { layoutConstraint } from './compat/layout.js';
+import { installLayoutBLists } from './compat/lists.js';
 import { crossOriginRefused, fromOwnOrigin, isUnsafeMethod } from './same-origin.js';
 import { contentSecurityPolicy, newNonce } from './security.js';
 
@@ -127,6 +128,8 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   installRouteSchemas(app);
   // Older layouts' shapes on current paths, chosen by the Folio-Layout header (src/http/compat).
   app.addConstraintStrategy(layoutConstraint);
+  // Layout B's `has_more` and page size on the current lists, hooked onto each list route.
+  installLayoutBLists(app);
   if (deps.apiReference) await registerOpenApi(app, deps.apiReference.version);
 
   app.decorateRequest('actor', null);
