@@ -525,6 +525,12 @@ export const ROUTES: Record<string, RouteSpec> = {
   'GET /health': { access: { public: true } },
   'GET /ready': { access: { public: true } },
   'GET /api/health [Folio-Layout: B]': { access: { public: true }, headers: { 'folio-layout': 'B' } },
+  'POST /api/auth/ws-token [Folio-Layout: B]': {
+    access: { user: true, sessionOnly: true },
+    headers: { 'folio-layout': 'B' },
+    callAllowed: true,
+    why: 'as ws-token: the single-use WebSocket cookie is for a signed-in session, not an API key',
+  },
   'POST /api/auth/register [Folio-Layout: B]': {
     access: { public: true },
     headers: { 'folio-layout': 'B' },

@@ -18,7 +18,8 @@ describeInChromium('web app: workspaces and page activity', () => {
     await page.getByRole('button', { name: 'New workspace' }).click();
     const dialog = page.getByRole('dialog', { name: 'New workspace' });
     await dialog.getByLabel('Name', { exact: true }).fill('Platform Docs');
-    expect(await dialog.getByLabel('URL name').inputValue()).toBe('platform-docs');
+    // The URL name follows the name as it is typed, once React has rendered the keystroke.
+    await expect.poll(() => dialog.getByLabel('URL name').inputValue()).toBe('platform-docs');
     await dialog.getByRole('button', { name: 'Create workspace' }).click();
     await page.waitForURL(`${app.server.url}/w/platform-docs`);
 
