@@ -24,7 +24,8 @@
  * at `/` (src/http/web-app.ts); each JavaScript and CSS file also gets a gzipped copy so
  * the server sends the compressed bytes without compressing on every request.
  *
- * Usage: node scripts/build.mjs [--web] [outdir]   (default: dist; --web builds only the app)
+ * Usage: node scripts/build.mjs [--web | --server] [outdir]
+ *   (default: dist; --web builds only the app, --server only the bundle, keeping the app)
  */
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
@@ -35,6 +36,7 @@ import { build } from 'esbuild';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
 const webOnly = args.includes('--web');
+const serverOnly = args.includes('--server');
 const outdir = path.resolve(ROOT, args.find((a) => !a.startsWith('--')) ?? 'dist');
 
 const EXTERNAL = [
@@ -52,10 +54,15 @@ const EXTERNAL = [
 ];
 
 if (!webOnly) await buildServer();
-await buildWebApp();
+if (!serverOnly) await buildWebApp();
 
 async function buildServer() {
-  await rm(outdir, { recursive: true, force: true });
+  if (serverOnly) {
+    // Only the bundle's own files: the web app beside it stays.
+    const names = await readdir(outdir).catch(() => []);
+    for (const name of names.filter((n) => n === 'chunks' || /^(?:folio|render-worker)\.js/.test(n)))
+      await rm(path.join(outdir, name), { recursive: true, force: true });
+  } else await rm(outdir, { recursive: true, force: true });
   await build({
     absWorkingDir: ROOT,
     // The render worker is its own entry: worker threads start from a file (render-pool.ts).

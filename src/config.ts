@@ -114,6 +114,8 @@ const envSchema = z.object({
   WEBAUTHN_RP_ORIGINS: optionalString,
   FF_METRICS: bool(false),
   FF_COEDIT: bool(false),
+  COEDIT_SAVE_DELAY_MS: int(2000, 50, 10 * 60_000),
+  COEDIT_SAVE_MAX_WAIT_MS: int(10_000, 50, 60 * 60_000),
   METRICS_PORT: int(0, 0, 65535),
   BACKUP_RETENTION_DAYS: int(7, 0, 3650),
   BACKUP_INTERVAL_HOURS: int(24, 0, 24 * 365),
@@ -175,6 +177,11 @@ export interface Config {
   readonly metrics: { enabled: boolean; port: number | undefined };
   /** Real-time co-editing of pages over `/ws` (FF_COEDIT). */
   readonly coedit: boolean;
+  /**
+   * When a co-editing room saves: this long after the last change (COEDIT_SAVE_DELAY_MS), and
+   * at the latest this long after the first unsaved one (COEDIT_SAVE_MAX_WAIT_MS).
+   */
+  readonly coeditSave: { readonly debounceMs: number; readonly maxWaitMs: number };
   readonly backups: { retentionDays: number; intervalHours: number };
   readonly stripe: { secretKey?: string; webhookSecret?: string; apiBase: string };
   readonly frontmatterMode: 'strict' | 'lenient';
@@ -290,6 +297,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     metrics: { enabled: e.FF_METRICS, port: e.METRICS_PORT || undefined },
     coedit: e.FF_COEDIT,
+    coeditSave: { debounceMs: e.COEDIT_SAVE_DELAY_MS, maxWaitMs: e.COEDIT_SAVE_MAX_WAIT_MS },
     backups: { retentionDays: e.BACKUP_RETENTION_DAYS, intervalHours: e.BACKUP_INTERVAL_HOURS },
     stripe: {
       secretKey: e.STRIPE_SECRET_KEY,

@@ -60,7 +60,7 @@ import { createRedisRoomRelay } from './coedit/relay.js';
 import { RedisBus } from './events/redis-bus.js';
 
 export interface FolioOptions extends CoreOptions {
-  /** Co-editing save timing (tests use short waits). */
+  /** Co-editing save timing, over COEDIT_SAVE_DELAY_MS and COEDIT_SAVE_MAX_WAIT_MS (tests use short waits). */
   coedit?: { debounceMs?: number; maxWaitMs?: number };
 }
 
@@ -110,6 +110,7 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
         relay,
         snapshots: createRoomSnapshots(config.dataDir),
         coAuthors: runtime.coAuthors,
+        ...config.coeditSave,
         ...options.coedit,
       })
     : null;

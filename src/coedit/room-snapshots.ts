@@ -8,7 +8,10 @@ import { workspaceMetaDir } from '../content/workspace-meta.js';
 export interface RoomSnapshot {
   /** The room's lineage: clients holding state of another epoch start fresh. */
   epoch: string;
-  /** The page body's content_hash when the state was written. */
+  /**
+   * The page's content_hash when the state was written. The state holds that file's body
+   * and may run ahead of it with edits not saved yet (they are saved when the room opens again).
+   */
   contentHash: string;
   state: Uint8Array;
 }

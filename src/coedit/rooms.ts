@@ -80,18 +80,43 @@ export function createRooms(deps: RoomsDeps) {
     if (held) return new Room(workspaceId, path, held.epoch, roomBase(held.raw, held.hash), held.state);
     const base = roomBase(content, hash);
     const saved = await deps.snapshots.load(workspaceId, path);
-    if (saved && saved.contentHash === hash) {
-      return new Room(workspaceId, path, saved.epoch, base, saved.state);
+    if (saved) {
+      // The state fits a file still at its hash, or one whose body is its text (written by a
+      // save that was cut short before its state was stored again).
+      const room = new Room(workspaceId, path, saved.epoch, base, saved.state);
+      if (saved.contentHash === hash || room.current === base.doc) {
+        // Edits the state holds beyond the file: typed during the last save, or the save never ran.
+        if (room.unsaved) schedule(room);
+        return room;
+      }
+      room.destroy();
     }
     // Any older state would merge its text in a second time: a new epoch makes clients start fresh.
     // It is named after the file's hash so instances seeding one file at once agree on it.
-    return new Room(
+    const room = new Room(
       workspaceId,
       path,
       relay ? `seed-${hash.slice(hash.lastIndexOf(':') + 1).slice(0, 32)}` : ulid(),
       base,
       null,
     );
+    // Stored at once, before anyone types: a server killed before the room's first save opens
+    // this epoch again, and the editors' unsaved edits merge in rather than being added anew.
+    await storeState(room, room.stateUpdate());
+    return room;
+  }
+
+  /** Stores the room's state with its base's hash; a failure is logged, the room goes on. */
+  async function storeState(room: Room, state: Uint8Array): Promise<void> {
+    try {
+      await deps.snapshots.save(room.workspaceId, room.path, {
+        epoch: room.epoch,
+        contentHash: room.base.hash,
+        state,
+      });
+    } catch (error) {
+      deps.logger.warn({ err: error, workspace_id: room.workspaceId }, 'storing a co-editing room failed');
+    }
   }
 
   async function roomFor(actor: Actor, workspace: string, path: string) {
@@ -157,6 +182,9 @@ export function createRooms(deps: RoomsDeps) {
     }
     const actor = saverOf(room);
     if (!actor) return;
+    // The state as it will be written, stored first: if the server dies after the write and
+    // before the state after it is stored, this one still fits the file (its text is the body).
+    await storeState(room, Y.encodeStateAsUpdate(room.doc));
     const authors = [...room.authors.keys()];
     deps.coAuthors.note(
       room.workspaceId,
@@ -185,11 +213,7 @@ export function createRooms(deps: RoomsDeps) {
     relay?.saved(room, room.base.raw, room.base.hash);
     room.authors.clear();
     room.dirtySince = null;
-    await deps.snapshots.save(room.workspaceId, room.path, {
-      epoch: room.epoch,
-      contentHash: room.base.hash,
-      state: Y.encodeStateAsUpdate(room.doc),
-    });
+    await storeState(room, Y.encodeStateAsUpdate(room.doc));
     room.broadcast({ type: 'yjs-saved', content_hash: room.base.hash, saved_text: room.base.doc });
     if (room.unsaved) schedule(room);
   }

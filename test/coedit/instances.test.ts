@@ -18,6 +18,39 @@ if (!available)
   );
 
 /**
+ * Two instances on one PostgreSQL schema, one DATA_DIR and one Redis, with an owner and an
+ * editor of the owner's workspace; `cleanup` stops both and drops the schema.
+ */
+async function startInstances(coedit: { debounceMs: number; maxWaitMs?: number }) {
+  const schema = await createPgSchema(TEST_DATABASE_URL!);
+  const options = {
+    dataDir: tempDir(),
+    pgSchema: schema.schema,
+    env: { DATABASE_URL: TEST_DATABASE_URL!, REDIS_URL: TEST_REDIS_URL!, FF_COEDIT: 'true' },
+    coedit,
+    gitCommitDebounceMs: 50,
+    rateLimits: {
+      auth: { limit: 100_000 },
+      registration: { limit: 100_000 },
+      contentRead: { limit: 100_000 },
+      contentWrite: { limit: 100_000 },
+    },
+  };
+  const a = await startServer(options);
+  const b = await startServer(options);
+  const owner = await registerUser(a, { name: 'Olive Owner' });
+  const editor = await registerUser(a, { name: 'Edith Editor' });
+  const ws = await firstWorkspace(a, owner);
+  await joinWithLink(a, owner, ws.id, editor, 'editor');
+  const cleanup = async () => {
+    await b.close();
+    await a.close();
+    await schema.cleanup();
+  };
+  return { a, b, owner, editor, ws, cleanup };
+}
+
+/**
  * Two instances on one PostgreSQL schema, one DATA_DIR and one Redis, a
  * writer on each: the room of a page is one document across them, and each
  * change is saved once, whichever instance saves it.
@@ -25,7 +58,7 @@ if (!available)
 describe.runIf(available)('co-editing across instances (PostgreSQL + Redis)', () => {
   let a: TestServer;
   let b: TestServer;
-  let cleanupSchema: () => Promise<void>;
+  let cleanup: () => Promise<void>;
   let owner: TestUser;
   let editor: TestUser;
   let ws: { id: string; slug: string };
@@ -70,34 +103,11 @@ describe.runIf(available)('co-editing across instances (PostgreSQL + Redis)', ()
   };
 
   beforeAll(async () => {
-    const schema = await createPgSchema(TEST_DATABASE_URL!);
-    cleanupSchema = schema.cleanup;
-    const dataDir = tempDir();
-    const options = {
-      dataDir,
-      pgSchema: schema.schema,
-      env: { DATABASE_URL: TEST_DATABASE_URL!, REDIS_URL: TEST_REDIS_URL!, FF_COEDIT: 'true' },
-      coedit: { debounceMs: 150, maxWaitMs: 1000 },
-      gitCommitDebounceMs: 50,
-      rateLimits: {
-        auth: { limit: 100_000 },
-        registration: { limit: 100_000 },
-        contentRead: { limit: 100_000 },
-        contentWrite: { limit: 100_000 },
-      },
-    };
-    a = await startServer(options);
-    b = await startServer(options);
-    owner = await registerUser(a, { name: 'Olive Owner' });
-    editor = await registerUser(a, { name: 'Edith Editor' });
-    ws = await firstWorkspace(a, owner);
-    await joinWithLink(a, owner, ws.id, editor, 'editor');
+    ({ a, b, owner, editor, ws, cleanup } = await startInstances({ debounceMs: 150, maxWaitMs: 1000 }));
   });
   afterAll(async () => {
     await Promise.all(open.map((c) => c.close()));
-    await b?.close();
-    await a?.close();
-    await cleanupSchema?.();
+    await cleanup?.();
   });
 
   it('one writer on each instance typing at once converge, and the file equals the text after the save', async () => {
@@ -182,5 +192,72 @@ describe.runIf(available)('co-editing across instances (PostgreSQL + Redis)', ()
     await settle();
     expect(onB.client.text).toBe(`A: ${merged}`);
     expect(onA.client.text.match(/From the API/g)).toHaveLength(1);
+  });
+});
+
+describe.runIf(available)('co-editing conflicts across instances (PostgreSQL + Redis)', () => {
+  // Rooms that never save by themselves here: the API's write lands on unsaved edits.
+  let env: Awaited<ReturnType<typeof startInstances>>;
+  const open: YjsTestClient[] = [];
+  beforeAll(async () => {
+    env = await startInstances({ debounceMs: 600_000, maxWaitMs: 600_000 });
+  });
+  afterAll(async () => {
+    await Promise.all(open.map((c) => c.close()));
+    await env?.cleanup();
+  });
+
+  it('an API write overlapping edits typed on both instances raises conflict-detected on both, and nothing is lost', async () => {
+    const { a, b, owner, editor, ws } = env;
+    const pagePath = 'clash.md';
+    const url = `/api/v1/content/${ws.slug}/${pagePath}`;
+    const read = async () => (await a.request('GET', url, { token: owner.token })).body;
+    expect(
+      (await a.request('PUT', url, { token: owner.token, body: { body: 'Alpha\nBeta\nGamma\n' } })).status,
+    ).toBe(201);
+    const onA = (await YjsTestClient.join(a, owner, ws.slug, pagePath)).client;
+    const onB = (await YjsTestClient.join(b, editor, ws.slug, pagePath)).client;
+    open.push(onA, onB);
+    for (const client of [onA, onB]) expect((await client.ws.subscribe(ws.id)).type).toBe('subscribed');
+
+    onA.replace('Gamma', 'Gamma typed on A');
+    await eventually(async () => onB.text === 'Alpha\nBeta\nGamma typed on A\n');
+    onB.replace('Gamma typed on A', 'Gamma typed on A and B');
+    const typed = 'Alpha\nBeta\nGamma typed on A and B\n';
+    await eventually(async () => onA.text === typed);
+    await Promise.all([onA.ws.roundTrip(), onB.ws.roundTrip()]);
+
+    const page = await read();
+    expect(page.content).toBe('Alpha\nBeta\nGamma\n');
+    const api = 'Alpha\nBeta\nGamma from the API\n';
+    const put = await b.request('PUT', url, {
+      token: owner.token,
+      body: { body: api, lastKnownHash: page.content_hash },
+    });
+    expect(put.status, put.text).toBe(200);
+    // Each instance's sockets hear it: the room stops saving, and the workspace event.
+    for (const client of [onA, onB]) {
+      await client.ws.waitFor((m) => m.type === 'yjs-conflict' && m.path === pagePath);
+      await client.ws.waitFor((m) => m.type === 'conflict-detected' && m.path === pagePath);
+    }
+    // Both sides kept: the file has the API's line, both rooms the typed one.
+    expect(onA.text).toBe(typed);
+    expect(onB.text).toBe(typed);
+    onA.insertEnd('Delta from A\n');
+    await eventually(async () => onB.text === `${typed}Delta from A\n`);
+    expect((await read()).content).toBe(api);
+
+    // An editor on B settles it in the merge view; that save is A's room's base too, and it saves again.
+    onB.replace('Gamma typed on A and B', 'Gamma from the API, typed on A and B');
+    const resolved = 'Alpha\nBeta\nGamma from the API, typed on A and B\nDelta from A\n';
+    await eventually(async () => onA.text === resolved);
+    onB.ws.send({ type: 'yjs-resolved', workspace_id: ws.id, path: pagePath });
+    await onA.ws.waitFor((m) => m.type === 'yjs-saved' && m.saved_text === resolved);
+    expect((await read()).content).toBe(resolved);
+    // The last socket on A leaving saves A's room at once: it no longer holds back.
+    onA.insertEnd('Epsilon from A\n');
+    await onA.ws.roundTrip();
+    onA.leave();
+    await eventually(async () => (await read()).content === `${resolved}Epsilon from A\n`);
   });
 });

@@ -34,7 +34,7 @@ export { firstWorkspace } from '../helpers/users.js';
 
 /** Accepts an invitation or uses a share link so `user` gets `role` the way real users do. */
 export async function joinWithLink(
-  server: TestServer,
+  server: Pick<TestServer, 'request'>,
   admin: TestUser,
   workspaceId: string,
   user: TestUser,

@@ -68,7 +68,7 @@ export async function newTab(browser: Browser, options: ContextOptions = {}) {
  */
 export async function signedInTab(
   browser: Browser,
-  server: TestServer,
+  server: Pick<TestServer, 'url'>,
   user: TestUser,
   urlPath: string,
   options: ContextOptions = {},

@@ -6,7 +6,6 @@
  * with their names. A viewer follows along read-only.
  */
 import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
 import {
   ARTIFACTS,
@@ -18,18 +17,14 @@ import {
 import { eventually } from '../helpers/eventually.js';
 import { registerUser, type TestUser } from '../helpers/users.js';
 import { grantRole } from '../helpers/workspace-access.js';
-import { cursorAtEndOf, editor, fileBytes, waitSaved } from './editor-helpers.js';
-
-/** The editor's text as its lines show it, without the other people's cursor widgets. */
-const editorText = (page: Page) =>
-  page.evaluate(() => {
-    const content = document.querySelector('.cm-content')!.cloneNode(true) as HTMLElement;
-    content.querySelectorAll('.coedit-caret, .cm-widgetBuffer').forEach((e) => e.remove());
-    return Array.from(content.querySelectorAll('.cm-line'), (line) => line.textContent).join('\n');
-  });
-
-/** The name labels of the other people's cursors shown in this editor. */
-const remoteCursorNames = (page: Page) => page.locator('.coedit-caret-name').allTextContents();
+import {
+  cursorAtEndOf,
+  editor,
+  editorText,
+  fileBytes,
+  remoteCursorNames,
+  waitSaved,
+} from './editor-helpers.js';
 
 describeInChromium('web app: co-editing', () => {
   const app = useBrowserApp({

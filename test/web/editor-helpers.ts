@@ -5,8 +5,11 @@ import { runGit } from '../../src/git/git.js';
 import type { TestServer } from '../helpers/server.js';
 
 /** The bytes of a page file in the workspace's working tree. */
-export const fileBytes = (server: TestServer, workspaceId: string, pagePath: string): Buffer =>
-  readFileSync(path.join(server.dataDir, 'workspaces', workspaceId, pagePath));
+export const fileBytes = (
+  server: Pick<TestServer, 'dataDir'>,
+  workspaceId: string,
+  pagePath: string,
+): Buffer => readFileSync(path.join(server.dataDir, 'workspaces', workspaceId, pagePath));
 
 /** The commits of the workspace's repository (touching `file`, when given), newest first. */
 export async function commits(server: TestServer, workspaceId: string, file?: string): Promise<string[]> {
@@ -36,6 +39,17 @@ export async function cursorAtEndOf(page: Page, text: string): Promise<void> {
   await page.locator('.cm-line', { hasText: text }).first().click();
   await page.keyboard.press('End');
 }
+
+/** The editor's text as its lines show it, without the other people's cursor widgets (co-editing). */
+export const editorText = (page: Page) =>
+  page.evaluate(() => {
+    const content = document.querySelector('.cm-content')!.cloneNode(true) as HTMLElement;
+    content.querySelectorAll('.coedit-caret, .cm-widgetBuffer').forEach((e) => e.remove());
+    return Array.from(content.querySelectorAll('.cm-line'), (line) => line.textContent).join('\n');
+  });
+
+/** The name labels of the other people's cursors shown in this editor (co-editing). */
+export const remoteCursorNames = (page: Page) => page.locator('.coedit-caret-name').allTextContents();
 
 /** Counts the content writes (PUT) the tab sends. */
 export function countPuts(page: Page): { readonly count: number } {

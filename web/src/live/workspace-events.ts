@@ -91,7 +91,7 @@ export const useEvents = (): EventHub => useContext(EventsContext);
 /**
  * Keeps one WebSocket subscribed to the workspace while the screen is open:
  * fetches the `svc_ws_token` cookie, connects to `/ws`, subscribes, and
- * reconnects with growing pauses when the connection drops.
+ * reconnects when the connection drops (soon at first, then with growing pauses).
  */
 export function useWorkspaceSocket(workspaceId: string | undefined): EventHub {
   // Presence listens from the start: the snapshot arrives right after subscribing.
@@ -137,7 +137,11 @@ export function useWorkspaceSocket(workspaceId: string | undefined): EventHub {
     };
     const schedule = () => {
       retry += 1;
-      timer = setTimeout(() => void connect(), Math.min(30_000, 1000 * 2 ** retry));
+      // Every second or so for the first ten tries (a restarting server is back within
+      // seconds, and co-editing waits for it), then doubling up to 30 s. The jitter keeps a
+      // restarted server from being asked by every open tab in the same instant.
+      const pause = retry <= 10 ? 1000 : Math.min(30_000, 1000 * 2 ** (retry - 10));
+      timer = setTimeout(() => void connect(), pause * (0.75 + Math.random() / 2));
     };
     void connect();
     return () => {
