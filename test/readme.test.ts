@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runProcess } from './helpers/cli.js';
+import { folioCommand, runProcess } from './helpers/cli.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -36,12 +36,13 @@ describe('the README walkthrough', () => {
 
   it('runs top to bottom on a fresh instance, every command succeeding', async () => {
     const host = new URL(server.url).host;
+    const [node, folio] = await folioCommand();
     const script = [
       'set -euo pipefail',
-      // `npx folio` runs the CLI from source, so the walkthrough tests this checkout, not a stale build.
+      // `npx folio` runs bin/folio.js over a bundle of this checkout, not a stale build.
       // A line break after each answer, so the checks below can read one answer per line.
       'curl() { command curl "$@"; echo; }',
-      'npx() { if [ "$1" = folio ]; then shift; node --import tsx src/cli/run.ts "$@"; else command npx "$@"; fi; }',
+      `npx() { if [ "$1" = folio ]; then shift; '${node}' '${folio}' "$@"; else command npx "$@"; fi; }`,
       ...blocks.map((block, i) => `echo "== block ${i + 1}"\n${block.replaceAll('localhost:3000', host)}`),
     ].join('\n');
     const result = await runProcess('bash', ['-c', script], {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, runProcess } from '../helpers/cli.js';
+import { folioCommand, runCli, runProcess } from '../helpers/cli.js';
 import { freePort } from '../helpers/ports.js';
 import { startServer, tempDir } from '../helpers/server.js';
 
@@ -44,7 +44,8 @@ describe('folio serve', () => {
   it('creates the data dir and database, serves health, and stops cleanly on SIGTERM', async () => {
     const dataDir = path.join(tempDir(), 'nested', 'data');
     const port = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/run.ts', 'serve'], {
+    const [node, folio] = await folioCommand();
+    const child = spawn(node, [folio, 'serve'], {
       cwd: path.resolve(import.meta.dirname, '../..'),
       env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -53,8 +54,7 @@ describe('folio serve', () => {
     child.stdout.on('data', (d: Buffer) => (log += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
     try {
-      // Started from the TypeScript sources (tsx compiles every module on the way), which a
-      // machine busy with other suites can stretch well past the bundle's start.
+      // A machine busy with other suites can stretch the start well past its usual second.
       let health: Response | null = null;
       const deadline = Date.now() + 45_000;
       while (!health && Date.now() < deadline) {

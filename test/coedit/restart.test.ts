@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { folioCommand } from '../helpers/cli.js';
 import { eventually } from '../helpers/eventually.js';
 import { freePort } from '../helpers/ports.js';
 import { request, startServer, tempDir, type TestServer } from '../helpers/server.js';
@@ -78,7 +79,8 @@ describe('co-editing when the server is killed', () => {
     const server = { url, request: (m: string, p: string, o?: any) => request(url, m, p, o) } as TestServer;
     let output = '';
     const boot = async () => {
-      child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/run.ts', 'serve'], {
+      const [node, folio] = await folioCommand();
+      child = spawn(node, [folio, 'serve'], {
         cwd: ROOT,
         env: {
           PATH: process.env.PATH ?? '',

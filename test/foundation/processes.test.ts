@@ -12,7 +12,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { runCli } from '../helpers/cli.js';
+import { folioCommand, runCli } from '../helpers/cli.js';
 import { createPgSchema, TEST_DATABASE_URL, TEST_REDIS_URL } from '../helpers/databases.js';
 import { eventually } from '../helpers/eventually.js';
 import { freePort } from '../helpers/ports.js';
@@ -141,7 +141,8 @@ describe.runIf(services)('folio serve with FOLIO_PROCESSES=2 (PostgreSQL, Redis)
     databaseUrl = url.toString();
     dataDir = tempDir();
     port = await freePort();
-    primary = spawn(process.execPath, ['--import', 'tsx', 'src/cli/run.ts', 'serve'], {
+    const [node, folio] = await folioCommand();
+    primary = spawn(node, [folio, 'serve'], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? '',

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { ensureServerBuilt } from './web-app.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -35,23 +36,31 @@ export function runProcess(
 }
 
 /**
- * Runs the real `folio` CLI from source (the same entry as bin/folio.js) in a
- * child process with exactly the given environment plus PATH and HOME.
+ * The `folio` command as users run it: node with bin/folio.js, which runs the bundle in
+ * dist/ (rebuilt first when src/ is newer, so a suite tests this checkout). Starting from the
+ * bundle takes a fraction of a second; compiling the TypeScript sources on the way took
+ * several, for every command a suite runs.
  */
-export function runCli(
+export async function folioCommand(): Promise<[string, string]> {
+  await ensureServerBuilt();
+  return [process.execPath, path.join(ROOT, 'bin/folio.js')];
+}
+
+/** Runs the real `folio` CLI in a child process with exactly the given environment plus PATH and HOME. */
+export async function runCli(
   args: string[],
   env: Record<string, string> = {},
   options: {
     timeoutMs?: number;
     input?: string;
-    /** A JavaScript file to run with plain node instead of the CLI's source (a build output, a script). */
+    /** A JavaScript file to run with plain node instead of the CLI (a build script). */
     entry?: string;
   } = {},
 ): Promise<CliResult> {
-  const nodeArgs = options.entry
-    ? [path.resolve(ROOT, options.entry), ...args]
-    : ['--import', 'tsx', path.join(ROOT, 'src/cli/run.ts'), ...args];
-  return runProcess(process.execPath, nodeArgs, {
+  const [node, ...entry] = options.entry
+    ? [process.execPath, path.resolve(ROOT, options.entry)]
+    : await folioCommand();
+  return runProcess(node, [...entry, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'silent', ...env },
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.input !== undefined ? { input: options.input } : {}),

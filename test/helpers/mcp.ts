@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import path from 'node:path';
+import { folioCommand } from './cli.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -16,13 +17,14 @@ export async function mcpOverHttp(url: string, apiKey: string): Promise<Client> 
   return client;
 }
 
-/** The official SDK client over stdio, running `folio mcp` from source as a child process. */
+/** The official SDK client over stdio, running `folio mcp` as a child process. */
 export async function mcpOverStdio(args: string[], env: Record<string, string>): Promise<Client> {
   const client = new Client({ name: 'folio-tests', version: '1.0.0' });
+  const [node, folio] = await folioCommand();
   await client.connect(
     new StdioClientTransport({
-      command: process.execPath,
-      args: ['--import', 'tsx', path.join(ROOT, 'src/cli/run.ts'), 'mcp', ...args],
+      command: node,
+      args: [folio, 'mcp', ...args],
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
       stderr: 'pipe',

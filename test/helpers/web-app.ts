@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { runCli } from './cli.js';
+import { runProcess } from './cli.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const WEB = path.join(ROOT, 'web');
@@ -56,7 +56,10 @@ async function ensureBuilt(fresh: () => boolean, flag: string, what: string): Pr
   }
   try {
     if (fresh()) return;
-    const build = await runCli([flag], {}, { entry: 'scripts/build.mjs', timeoutMs: 280_000 });
+    const build = await runProcess(process.execPath, [path.join(ROOT, 'scripts/build.mjs'), flag], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+      timeoutMs: 280_000,
+    });
     if (build.code !== 0) throw new Error(`${what} build failed:\n${build.stderr}`);
   } finally {
     fs.rmSync(LOCK, { recursive: true, force: true });

@@ -4,7 +4,7 @@
  * The Inspector is pinned to 0.15.0, its last release that runs on Node 20.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliResult, runProcess } from '../helpers/cli.js';
+import { type CliResult, folioCommand, runProcess } from '../helpers/cli.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { registerUser } from '../helpers/users.js';
 
@@ -12,10 +12,11 @@ describe('the MCP Inspector CLI against `folio mcp`', () => {
   let server: TestServer;
   let key: string;
   let slug: string;
+  let folio: string[];
 
-  /** `npx @modelcontextprotocol/inspector --cli` running `folio mcp` (from source) over stdio. */
+  /** `npx @modelcontextprotocol/inspector --cli` running `folio mcp` over stdio. */
   function inspector(folioArgs: string[], method: string[]): Promise<CliResult> {
-    const folioMcp = [process.execPath, '--import', 'tsx', 'src/cli/run.ts', 'mcp', '--workspace', slug];
+    const folioMcp = [...folio, 'mcp', '--workspace', slug];
     const args = ['@modelcontextprotocol/inspector', '--cli', '-e', `DATA_DIR=${server.dataDir}`];
     args.push('-e', 'LOG_LEVEL=warn', ...folioMcp, ...folioArgs, ...method);
     return runProcess('npx', args, { env: process.env, timeoutMs: 50_000 });
@@ -33,6 +34,7 @@ describe('the MCP Inspector CLI against `folio mcp`', () => {
   };
 
   beforeAll(async () => {
+    folio = await folioCommand();
     server = await startServer();
     const user = await registerUser(server);
     key = (

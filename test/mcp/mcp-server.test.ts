@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { folioCommand } from '../helpers/cli.js';
 import { eventually } from '../helpers/eventually.js';
 import { callTool, mcpOverHttp } from '../helpers/mcp.js';
 import { freePort } from '../helpers/ports.js';
@@ -14,18 +15,15 @@ import { firstWorkspace, registerUser } from '../helpers/users.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-/** `folio mcp-server` from source on a free port, its own empty DATA_DIR; resolves once it answers. */
+/** `folio mcp-server` on a free port, its own empty DATA_DIR; resolves once it answers. */
 async function startMcpServer(args: string[], env: Record<string, string>) {
   const port = await freePort();
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src/cli/run.ts', 'mcp-server', '--addr', `127.0.0.1:${port}`, ...args],
-    {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', DATA_DIR: tempDir(), LOG_LEVEL: 'warn', ...env },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
+  const [node, folio] = await folioCommand();
+  const child: ChildProcess = spawn(node, [folio, 'mcp-server', '--addr', `127.0.0.1:${port}`, ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', DATA_DIR: tempDir(), LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   const url = `http://127.0.0.1:${port}`;
   await eventually(
