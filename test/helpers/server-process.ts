@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { RATE_BUCKETS } from '../../src/ratelimit/buckets.js';
+import { folioCommand } from './cli.js';
 import { eventually } from './eventually.js';
 import { freePort } from './ports.js';
 import { request, type RequestOptions, type TestResponse, tempDir, testEnv } from './server.js';
-import { ensureServerBuilt } from './web-app.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -30,7 +30,7 @@ export interface ServerProcess {
 export async function serverProcess(
   options: { env?: Record<string, string>; dataDir?: string } = {},
 ): Promise<ServerProcess> {
-  await ensureServerBuilt();
+  const [node, folio] = await folioCommand();
   const dataDir = options.dataDir ?? tempDir();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -66,7 +66,7 @@ export async function serverProcess(
     async start() {
       if (child) throw new Error('the server process is already running');
       output = '';
-      const started = spawn(process.execPath, [path.join(ROOT, 'bin/folio.js'), 'serve'], {
+      const started = spawn(node, [folio, 'serve'], {
         cwd: ROOT,
         env,
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -34,7 +34,7 @@ describeEachDatabase('a remote that never answers ($name)', (target) => {
   });
 
   it('holds up no page write, and ends in sync_status error after GIT_NETWORK_TIMEOUT', async () => {
-    env = await startSync(target, { env: { GIT_NETWORK_TIMEOUT: '10' } });
+    env = await startSync(target, { env: { GIT_NETWORK_TIMEOUT: '5' } });
     silent = await startSilentServer();
     const as = (method: string, p: string, body?: unknown) =>
       env.server.request(method, p, { token: env.owner.token, body });
@@ -57,6 +57,6 @@ describeEachDatabase('a remote that never answers ($name)', (target) => {
       const r = await as('GET', `/api/v1/workspaces/${ws.id}`);
       return r.body.sync_status === 'error' ? r.body : null;
     }, 60_000);
-    expect(failed.last_error).toMatch(/did not answer in time: stopped after 10 s/);
+    expect(failed.last_error).toMatch(/did not answer in time: stopped after 5 s/);
   }, 120_000);
 });
