@@ -8,9 +8,16 @@ import { createLogger, type Logger } from './logger.js';
 import { countPageChanges } from './metrics/page-changes.js';
 import { createMetrics, type Metrics, NO_METRICS } from './metrics/metrics.js';
 import { registerStoreGauges } from './metrics/store-gauges.js';
-import { type BucketLimit, type BucketName, type BucketTable, bucketTable } from './ratelimit/buckets.js';
+import {
+  type BucketLimit,
+  type BucketName,
+  type BucketTable,
+  bucketTable,
+  orgRateKey,
+} from './ratelimit/buckets.js';
 import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './ratelimit/limiter.js';
 import { UNLIMITED } from './ratelimit/operator-limits.js';
+import { limitsOfOrg, type OrgQuota, type PerOrgLimits } from './ratelimit/org-limits.js';
 import { planBucketTables } from './ratelimit/plan-tiers.js';
 import type { PlanId } from './domain/plans.js';
 import { type Clock, systemClock } from './lib/clock.js';
@@ -53,6 +60,10 @@ export interface Core {
   clock: Clock;
   /** Spends a unit of a rate-limit bucket (adapters that count requests themselves: MCP). */
   quota: Quota;
+  /** How one organization's limits differ from `buckets` (the Cloud edition's plan tiers and the platform owner's figures). */
+  perOrg: PerOrgLimits;
+  /** Spends a unit of an organization's bucket at its own limit (MCP tool calls, like HTTP requests). */
+  orgQuota: OrgQuota;
   /** The capability facades adapters receive. */
   services: Services;
   /** Start-up and background work of the services; not for adapters. */
@@ -110,6 +121,19 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
       : {}),
   });
 
+  const { billing } = services;
+  const perOrg: PerOrgLimits =
+    billing && planBuckets
+      ? {
+          tableFor: async (orgId) => planBuckets[await billing.plans.tierOf(orgId)],
+          orgLimits: services.cloud.adminOrgs.rateLimitsOf,
+        }
+      : {};
+  const orgQuota: OrgQuota = async (bucket, orgId) => {
+    const limit = (await limitsOfOrg(orgId, buckets, perOrg))(bucket);
+    return limit.limit === UNLIMITED || (await limiter.hit(orgRateKey(bucket, orgId), limit)).allowed;
+  };
+
   let closing: Promise<void> | null = null;
   return {
     config,
@@ -122,6 +146,8 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     planBuckets,
     clock,
     quota,
+    perOrg,
+    orgQuota,
     services,
     runtime,
     metrics,

@@ -49,9 +49,6 @@ import { LOW_DISK_BYTES } from './services/operations/index.js';
 import { moveMetadataOutOfTrees } from './services/workspaces/index.js';
 import { DataDirInUseError, holdServerLock, runningServerPid } from './server-lock.js';
 import { VERSION } from './version.js';
-import type { CloudBilling } from './services/billing/index.js';
-import type { PlanId } from './domain/plans.js';
-import type { BucketTable } from './ratelimit/buckets.js';
 import { Hub } from './ws/hub.js';
 import { createYjsChannel } from './ws/yjs-channel.js';
 import { createRoomSnapshots } from './coedit/room-snapshots.js';
@@ -63,12 +60,6 @@ export interface FolioOptions extends CoreOptions {
   /** Co-editing save timing, over COEDIT_SAVE_DELAY_MS and COEDIT_SAVE_MAX_WAIT_MS (tests use short waits). */
   coedit?: { debounceMs?: number; maxWaitMs?: number };
 }
-
-/** An organization's rate-limit table: its plan's tier (Cloud edition). */
-const planBucketsOf =
-  (billing: CloudBilling, tables: Readonly<Record<PlanId, BucketTable>>) =>
-  async (orgId: string): Promise<BucketTable> =>
-    tables[await billing.plans.tierOf(orgId)];
 
 export interface Folio extends Omit<Core, 'close'> {
   app: FastifyInstance;
@@ -138,14 +129,13 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
     publicOrigin: new URL(config.publicUrl).origin,
     limiter: core.limiter,
     buckets: core.buckets,
-    ...(billing && core.planBuckets ? { bucketsFor: planBucketsOf(billing, core.planBuckets) } : {}),
+    perOrg: core.perOrg,
     authenticate: services.authenticate,
     // A verified custom domain serves its workspace's site at `/`.
     rewriteUrl: services.customDomains.rewriteUrl,
     notFoundFallback: webApp.fallback,
     apiReference: { version: VERSION },
     metrics,
-    ...(config.edition === 'cloud' ? { orgRateLimits: services.cloud.adminOrgs.rateLimitsOf } : {}),
     routes: [
       ...(metrics.enabled ? [metricsRoutes(metrics)] : []),
       healthRoutes(services.health, VERSION),
@@ -184,7 +174,7 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
       mcpRoutes(services, {
         offerSync: true,
         corsOrigins: config.mcpCorsOrigins,
-        ...{ quota: core.quota, logger, publicUrl: config.publicUrl, metrics },
+        ...{ quota: core.orgQuota, logger, publicUrl: config.publicUrl, metrics },
       }),
       // Cloud edition only: GDPR and the platform owner's administration (404 in Community).
       ...(config.edition === 'cloud' ? [gdprRoutes(services), platformAdminRoutes(services)] : []),

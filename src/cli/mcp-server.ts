@@ -62,7 +62,7 @@ async function inProcessApp(config: Config): Promise<McpApp> {
       mcpRoutes(core.services, {
         offerSync: false,
         corsOrigins: config.mcpCorsOrigins,
-        ...{ quota: core.quota, logger: core.logger, publicUrl: config.publicUrl },
+        ...{ quota: core.orgQuota, logger: core.logger, publicUrl: config.publicUrl },
       }),
     ],
   });

@@ -42,7 +42,7 @@ async function serveInProcess(config: Config, options: { apiKey: string; workspa
       actor,
       fixedWorkspace: options.workspace,
       offerSync: false,
-      ...{ quota: core.quota, logger: core.logger, publicUrl: config.publicUrl },
+      ...{ quota: core.orgQuota, logger: core.logger, publicUrl: config.publicUrl },
     });
     await server.connect(new StdioServerTransport());
     await untilStdinCloses();

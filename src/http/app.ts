@@ -22,7 +22,8 @@ import { answerFrameworkError, clientErrorHandler, installErrorHandling } from '
 import './fastify-types.js';
 import { apiDocsRoutes } from './api-docs.js';
 import { openApiDocumentRoute, registerOpenApi } from './openapi.js';
-import { installRateLimits, type OrgRateLimits } from './rate-limit-hook.js';
+import { installRateLimits } from './rate-limit-hook.js';
+import type { PerOrgLimits } from '../ratelimit/org-limits.js';
 import { installRequestMetrics } from './request-metrics.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { installRouteSchemas } from './route-schemas.js';
@@ -70,8 +71,8 @@ export interface HttpDeps {
   trustProxy: boolean;
   limiter: RateLimiter;
   buckets: BucketTable;
-  /** An organization's bucket table when it differs by plan (Cloud edition); `buckets` otherwise. */
-  bucketsFor?: (orgId: string) => Promise<BucketTable>;
+  /** How an organization's limits differ from `buckets` (Cloud edition: its plan's tier, the platform owner's figures). */
+  perOrg?: PerOrgLimits;
   /** PUBLIC_URL's origin: where Folio's own pages are served from (besides the request's own Host). */
   publicOrigin: string;
   /** Resolves the caller from a bearer token, API key or cookie; null when anonymous. */
@@ -89,8 +90,6 @@ export interface HttpDeps {
   apiReference?: { version: string };
   /** Counts requests and rate-limit refusals when FF_METRICS is on. */
   metrics?: Metrics;
-  /** Per-organization replacements of the limits (Cloud edition). */
-  orgRateLimits?: OrgRateLimits;
 }
 
 /**
@@ -172,10 +171,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
       throw crossOriginRefused();
     }
   });
-  installRateLimits(app, deps.limiter, deps.buckets, deps.metrics, {
-    tableFor: deps.bucketsFor,
-    orgLimits: deps.orgRateLimits,
-  });
+  installRateLimits(app, deps.limiter, deps.buckets, deps.metrics, deps.perOrg);
 
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(

@@ -4,6 +4,7 @@ import type { Metrics } from '../metrics/metrics.js';
 import { type BucketName, type BucketTable, orgRateKey } from '../ratelimit/buckets.js';
 import type { RateDecision, RateLimiter } from '../ratelimit/limiter.js';
 import { UNLIMITED } from '../ratelimit/operator-limits.js';
+import { limitsOfOrg, type PerOrgLimits } from '../ratelimit/org-limits.js';
 import './fastify-types.js';
 
 /** The bucket key: per organization when authenticated, per IP otherwise (SPEC.md part 8). */
@@ -12,12 +13,6 @@ export function rateKey(request: FastifyRequest, bucket: BucketName): string {
   if (request.actor && bucket !== 'registration') return orgRateKey(bucket, request.actor.orgId);
   return `${bucket}:ip:${request.ip}`;
 }
-
-/**
- * An organization's own limits, replacing some buckets' (Cloud: set by the platform owner);
- * null when it has none.
- */
-export type OrgRateLimits = (orgId: string) => Promise<Partial<Record<BucketName, number>> | null>;
 
 function setHeaders(reply: FastifyReply, decision: RateDecision): void {
   reply.header('X-RateLimit-Limit', String(decision.limit));
@@ -29,34 +24,28 @@ function setHeaders(reply: FastifyReply, decision: RateDecision): void {
  * Counts the request against every bucket its route declares and refuses the
  * first exhausted one with 429 and SPEC.md 7.3's four headers. Runs after
  * authentication so the organization is known, and before the route's input is
- * validated, so a malformed request still counts. `perOrg.tableFor` gives an
- * organization's own table (its plan's tier in the Cloud edition), and `perOrg.orgLimits`
- * the figures the platform owner set for it, which replace single buckets of that table.
+ * validated, so a malformed request still counts. A signed-in caller's organization meets
+ * its own limits (`perOrg`: its plan's tier and the platform owner's figures, Cloud edition).
  */
 export function installRateLimits(
   app: FastifyInstance,
   limiter: RateLimiter,
   table: BucketTable,
   metrics?: Pick<Metrics, 'rateLimited'>,
-  perOrg: { tableFor?: (orgId: string) => Promise<BucketTable>; orgLimits?: OrgRateLimits } = {},
+  perOrg: PerOrgLimits = {},
 ): void {
   app.addHook('preValidation', async (request, reply) => {
     const declared = request.routeOptions.config?.rateLimit;
     if (!declared) return;
     const buckets: readonly BucketName[] = typeof declared === 'string' ? [declared] : declared;
-    // The Cloud edition counts an organization's requests by its plan's tier.
-    const { tableFor, orgLimits } = perOrg;
-    const orgTable = request.actor && tableFor ? await tableFor(request.actor.orgId) : table;
+    const ofOrg = request.actor ? await limitsOfOrg(request.actor.orgId, table, perOrg) : null;
     let tightest: RateDecision | null = null;
-    const overrides = request.actor && orgLimits ? await orgLimits(request.actor.orgId) : null;
     for (const bucket of buckets) {
-      const limits = rateKey(request, bucket).includes(':org:') ? orgTable : table;
+      const key = rateKey(request, bucket);
+      const limit = ofOrg && key.includes(':org:') ? ofOrg(bucket) : table[bucket];
       // Turned off by the operator (RATE_LIMITS): not counted, no headers.
-      if (limits[bucket].limit === UNLIMITED) continue;
-      // The platform owner's own figure for this organization wins over its plan's tier.
-      const own = bucket === 'registration' ? undefined : overrides?.[bucket];
-      const limit = own === undefined ? limits[bucket] : { ...limits[bucket], limit: own };
-      const decision = await limiter.hit(rateKey(request, bucket), limit);
+      if (limit.limit === UNLIMITED) continue;
+      const decision = await limiter.hit(key, limit);
       if (!decision.allowed) {
         metrics?.rateLimited.inc({ bucket });
         setHeaders(reply, decision);

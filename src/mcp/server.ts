@@ -2,9 +2,10 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Actor } from '../domain/actor.js';
 import { AppError } from '../errors.js';
-import { orgRateKey, rateBucketFor } from '../ratelimit/buckets.js';
+import { rateBucketFor } from '../ratelimit/buckets.js';
+import type { OrgQuota } from '../ratelimit/org-limits.js';
 import type { Logger } from '../logger.js';
-import type { Quota, Services } from '../services/index.js';
+import type { Services } from '../services/index.js';
 import { VERSION } from '../version.js';
 import { toCallResult } from './result.js';
 import { argsFirst, type ToolDefinition } from './tool.js';
@@ -15,8 +16,8 @@ export const TOOL_PREFIX = 'svc_';
 
 /** What the composition root hands the MCP adapter besides the services. */
 export interface McpEnvironment {
-  /** Counts each tool call against the organization's read or write bucket. */
-  quota: Quota;
+  /** Counts each tool call against the organization's read or write bucket, at its own limit. */
+  quota: OrgQuota;
   logger: Logger;
   /** PUBLIC_URL, for the links tools answer with. */
   publicUrl: string;
@@ -68,7 +69,7 @@ export function buildMcpServer(options: McpServerOptions): McpServer {
       async (args: Record<string, unknown>) => {
         try {
           const bucket = rateBucketFor(tool.op);
-          const allowed = await options.quota(bucket, orgRateKey(bucket, actor.orgId));
+          const allowed = await options.quota(bucket, actor.orgId);
           if (!allowed) throw new AppError('RATE_LIMITED', 'Too many requests; try again later');
           const workspace =
             options.fixedWorkspace ?? (typeof args.workspace === 'string' ? args.workspace : '');

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase } from '../helpers/databases.js';
 import type { TestServer } from '../helpers/server.js';
 import { registerUser, type TestUser } from '../helpers/users.js';
+import { callTool, mcpOverHttp } from '../helpers/mcp.js';
 import { createPage, type TestWorkspace } from '../helpers/workspace-access.js';
 import { firstWorkspace } from '../collab/collab-helpers.js';
 import { downloadZip, jsonOf, startCloud, unzip } from './cloud-helpers.js';
@@ -153,7 +154,21 @@ describeEachDatabase('platform administration ($name)', (target) => {
     });
     expect(refused.status).toBe(429);
     expect(refused.headers.get('x-ratelimit-limit')).toBe('1');
-    await admin('PUT', `/orgs/${aliceOrg}/rate-limits`, { limits: { contentRead: 1200 } });
+    // An MCP tool call counts against the same limit of the same organization.
+    const key = await server.request('POST', '/api/v1/api-keys', {
+      token: alice.token,
+      body: { name: 'mcp' },
+    });
+    const mcp = await mcpOverHttp(`${server.url}/mcp`, key.body.key);
+    const readOverMcp = () =>
+      callTool(mcp, 'svc_read_page', { workspace: aliceWs.slug, path: 'guides/intro.md' });
+    try {
+      expect((await readOverMcp()).data.error).toBe('RATE_LIMITED');
+      await admin('PUT', `/orgs/${aliceOrg}/rate-limits`, { limits: { contentRead: 1200 } });
+      expect((await readOverMcp()).data.title).toBe('Intro');
+    } finally {
+      await mcp.close();
+    }
 
     const actions = (await audit()).map((e: { action: string }) => e.action);
     expect(actions.slice(0, 7)).toEqual([
