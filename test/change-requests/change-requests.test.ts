@@ -114,12 +114,19 @@ describeEachDatabase('change requests over HTTP and git ($name)', (target: Datab
   it('moves and deletes pages inside a request; the live pages follow only at the merge', async () => {
     const { ws, owner, editor } = await seeded();
     const before = await caller(env, owner)('GET', contentUrl(ws.slug, 'guide.md'));
+    const linking = 'See [[guide]] and [the guide](guide.md).\n';
+    await caller(env, owner)('POST', contentUrl(ws.slug, 'index.md'), { title: 'Index', body: linking });
     await openRequest(env, editor, ws.id);
     const moved = await caller(env, editor)('PATCH', contentUrl(ws.slug, 'guide.md', 1), {
       new_path: 'guides/start.md',
     });
     expect(moved.status, moved.text).toBe(200);
     expect(moved.body).toMatchObject({ path: 'guides/start.md', page_id: before.body.page_id });
+    // Links to the moved page follow it inside the request, as a live move rewrites them.
+    expect((await caller(env, editor)('GET', contentUrl(ws.slug, 'index.md', 1))).body.content).toBe(
+      'See [[guides/start]] and [the guide](guides/start.md).\n',
+    );
+    expect((await caller(env, editor)('GET', contentUrl(ws.slug, 'index.md'))).body.content).toBe(linking);
     const gone = await caller(env, editor)('DELETE', contentUrl(ws.slug, 'faq.md', 1));
     expect(gone.status).toBe(204);
     expect((await caller(env, editor)('GET', contentUrl(ws.slug, 'faq.md', 1))).status).toBe(404);
@@ -157,10 +164,14 @@ describeEachDatabase('change requests over HTTP and git ($name)', (target: Datab
     expect(detail.body.pages.map((p: any) => [p.path, p.change, p.old_path])).toEqual([
       ['faq.md', 'deleted', null],
       ['guides/start.md', 'moved', 'guide.md'],
+      ['index.md', 'updated', null],
     ]);
     expect((await caller(env, owner)('POST', crUrl(ws.id, '/1/merge'))).status).toBe(200);
     const after = await caller(env, owner)('GET', contentUrl(ws.slug, 'guides/start.md'));
     expect(after.body.page_id).toBe(before.body.page_id);
+    expect((await caller(env, owner)('GET', contentUrl(ws.slug, 'index.md'))).body.content).toContain(
+      '[[guides/start]]',
+    );
     expect((await caller(env, owner)('GET', contentUrl(ws.slug, 'faq.md'))).status).toBe(404);
   }, 120_000);
 

@@ -3,6 +3,7 @@ import { type PageFile, WorkspaceFiles } from '../../content/workspace-files.js'
 import type { Actor } from '../../domain/actor.js';
 import { canonicalFrontmatter, contentHash, readPageMeta } from '../../domain/frontmatter.js';
 import { normalizePagePath } from '../../domain/paths.js';
+import { relinkMovedPage } from '../../domain/wikilinks.js';
 import { atLeast, CAN, type Requirement } from '../../domain/policy.js';
 import { AppError, conflict, invalid, notFound } from '../../errors.js';
 import * as pagesTable from '../../store/repositories/pages.js';
@@ -11,6 +12,7 @@ import type { PageRow } from '../../store/schema.js';
 import { actorIdOf } from '../activity.js';
 import { frontmatterModeOf, presentPage, replaceBody, rowFor, titleFromPath } from '../pages/page-object.js';
 import type { CreatePageInput, UpdatePageInput } from '../pages/page-inputs.js';
+import { planLinkRewrites } from '../pages/move-index.js';
 import { mergeFrontmatter } from '../pages/pages.js';
 import type { LocatedRequest, RequestContext } from './context.js';
 
@@ -171,11 +173,24 @@ export function createBranchPages(ctx: RequestContext) {
       return { page: await present(at, outcome.file, actorIdOf(actor)), created: outcome.created };
     },
 
-    /** Moves a page inside the request, keeping its page_id. */
+    /**
+     * Moves a page inside the request, keeping its page_id, and rewrites the links to it in
+     * the request's other pages and its own relative links, as a live move does.
+     */
     async move(actor: Actor, workspace: string, number: number, from: string, to: string) {
       const at = await locate(actor, workspace, number, from, CAN.edit);
       const target = normalizePagePath(to);
-      await write(actor, at, `docs: move ${at.path} to ${target}`, () => at.files.move(at.path, target));
+      await write(actor, at, `docs: move ${at.path} to ${target}`, async () => {
+        const page = await at.files.read(at.path);
+        if (!page) throw notFound('Page');
+        // Every rewrite is worked out before a file changes, so a read failure changes nothing.
+        const linking =
+          target === at.path ? [] : await planLinkRewrites(at.files, new Map(), at.path, target);
+        const relinked = relinkMovedPage(page.body, at.path, target);
+        await at.files.move(at.path, target);
+        if (relinked.changed) await at.files.writeRaw(target, replaceBody(page, relinked.body));
+        for (const other of linking) await at.files.writeRaw(other.path, other.text);
+      });
       const moved = { ...at, path: target };
       const file = await at.files.read(target);
       if (!file) throw notFound('Page');
