@@ -35,7 +35,8 @@ describeEachDatabase('web edits become commits ($name)', (target: DatabaseTarget
   });
 
   it('pushes each change to the remote with the user as author and a clear message', async () => {
-    env = await startSync(target);
+    // The default quiet time, so the quick saves below are one batch.
+    env = await startSync(target, { gitCommitDebounceMs: 1000 });
     const bare = await createBareRepo(env.tmp, 'docs');
     const ws = await remoteWorkspace(env, fileUrl(bare));
     const as = (method: string, p: string, body?: unknown) =>

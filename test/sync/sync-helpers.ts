@@ -38,6 +38,8 @@ export async function startSync(target: DatabaseTarget, options: StartOptions = 
   const tmp = await makeTempDir('folio-sync-');
   const shared = { ...db.env, GIT_ALLOW_FILE_REMOTES: 'true', GIT_FILE_REMOTE_ROOT: tmp };
   const base: StartOptions = {
+    // Web edits committed 100 ms after the last one rather than 1 s: the suites wait on commits.
+    gitCommitDebounceMs: 100,
     ...options,
     env: { GIT_SYNC_INTERVAL: '0', GIT_ALLOW_PRIVATE_HOSTS: 'true', ...shared, ...options.env },
     ...(db.pgSchema ? { pgSchema: db.pgSchema } : {}),
