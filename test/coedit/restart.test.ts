@@ -1,18 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { folioCommand } from '../helpers/cli.js';
 import { eventually } from '../helpers/eventually.js';
-import { freePort } from '../helpers/ports.js';
-import { request, startServer, tempDir, type TestServer } from '../helpers/server.js';
+import { startServer, tempDir, type TestServer } from '../helpers/server.js';
+import { serverProcess, type ServerProcess } from '../helpers/server-process.js';
 import { registerUser } from '../helpers/users.js';
 import { firstWorkspace, joinWithLink } from '../collab/collab-helpers.js';
 import { YjsTestClient } from './yjs-client.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- tests inspect arbitrary JSON */
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
 
 describe('co-editing across restarts', () => {
   const dataDir = tempDir();
@@ -65,43 +61,18 @@ describe('co-editing across restarts', () => {
 });
 
 describe('co-editing when the server is killed', () => {
-  let child: ChildProcess | null = null;
+  let killable: ServerProcess | null = null;
   const open: YjsTestClient[] = [];
   afterAll(async () => {
     await Promise.all(open.map((c) => c.close()));
-    child?.kill('SIGKILL');
+    await killable?.kill();
   });
 
   it('keeps what was saved, and each writer’s unsaved text comes back once after the restart', async () => {
-    const dataDir = tempDir();
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    const server = { url, request: (m: string, p: string, o?: any) => request(url, m, p, o) } as TestServer;
-    let output = '';
-    const boot = async () => {
-      const [node, folio] = await folioCommand();
-      child = spawn(node, [folio, 'serve'], {
-        cwd: ROOT,
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: process.env.HOME ?? '',
-          DATA_DIR: dataDir,
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          LOG_LEVEL: 'warn',
-          FF_COEDIT: 'true',
-          RATE_LIMITS: 'registration=off,auth=off',
-          ...{ ARGON2_MEMORY: '1024', ARGON2_TIME: '1', ARGON2_THREADS: '1' },
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-      await eventually(async () => {
-        if (child!.exitCode !== null) throw new Error(`the server exited:\n${output}`);
-        return (await fetch(`${url}/api/ready`).catch(() => null))?.status === 200;
-      }, 120_000);
-    };
-    await boot();
+    killable = await serverProcess({ env: { FF_COEDIT: 'true' } });
+    // Enough of a TestServer for the clients: its URL and requests.
+    const server = killable as unknown as TestServer;
+    await killable.start();
     const owner = await registerUser(server, { name: 'Olive Owner' });
     const editor = await registerUser(server, { name: 'Edith Editor' });
     const ws = await firstWorkspace(server, owner);
@@ -134,10 +105,9 @@ describe('co-editing when the server is killed', () => {
       async () => a.text === b.text && a.text.includes('late-b4') && a.text.includes('late-a4'),
     );
     const typed = a.text;
-    child!.kill('SIGKILL');
-    await new Promise((resolve) => child!.once('close', resolve));
+    await killable.kill();
 
-    await boot();
+    await killable.start();
     // Everything saved before the kill is in the file (the debounce may have saved the rest too).
     expect([saved, typed]).toContain((await read()).content);
     expect((await read()).content.startsWith(saved.slice(0, -1))).toBe(true);
