@@ -9,7 +9,11 @@
  *
  * Left outside the bundle: native addons, which cannot be bundled, and packages that are
  * only loaded when a feature is in use (PostgreSQL, Redis, SMTP, MCP), so they stay out
- * of the start-up path entirely.
+ * of the start-up path entirely. Every package that Folio's code loads with `import()`
+ * stays outside too (lazyPackagesStayExternal()): esbuild gives a bundled CommonJS package
+ * reached that way a namespace with only `default`, where Node's loader (which the tests
+ * of the sources run on) also offers its named exports, so `const { Registry } = await
+ * import('prom-client')` worked in every test and failed in the bundle.
  *
  * The code loaded at start is ASCII without comments (test/cli/build.test.ts checks it).
  * V8 keeps each module's source text in memory for as long as the process runs, and a
@@ -79,12 +83,32 @@ async function buildServer() {
     charset: 'ascii',
     legalComments: 'linked',
     external: EXTERNAL,
+    plugins: [lazyPackagesStayExternal()],
     // Bundled CommonJS dependencies call `require` for Node's built-ins; give them one.
     banner: {
       js: "import { createRequire as __folioCreateRequire } from 'node:module'; const require = __folioCreateRequire(import.meta.url);",
     },
     logLevel: 'warning',
   });
+}
+
+/**
+ * Leaves to Node every package that is loaded with `import('<package>')`, so the bundle sees
+ * the same module namespace as the sources do: Node's own CommonJS interop (named exports
+ * found by its lexer, plus `default`) instead of esbuild's default-only one for a chunk.
+ * Folio's own modules (relative paths) are still bundled and split into chunks.
+ */
+function lazyPackagesStayExternal() {
+  return {
+    name: 'lazy-packages-stay-external',
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, (args) =>
+        args.kind === 'dynamic-import' && !args.path.startsWith('node:')
+          ? { path: args.path, external: true }
+          : undefined,
+      );
+    },
+  };
 }
 
 async function buildWebApp() {
