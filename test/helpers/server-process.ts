@@ -23,16 +23,16 @@ export interface ServerProcess {
 }
 
 /**
- * A server process on a fixed free loopback port and DATA_DIR (so a restarted server is
+ * A server process on a fixed free loopback port (or `port`) and DATA_DIR (so a restarted server is
  * the same address to browsers and clients), from the production bundle (rebuilt first
  * when src/ changed), with every rate limit off. Not started until `start()`.
  */
 export async function serverProcess(
-  options: { env?: Record<string, string>; dataDir?: string } = {},
+  options: { env?: Record<string, string>; dataDir?: string; port?: number } = {},
 ): Promise<ServerProcess> {
   const [node, folio] = await folioCommand();
   const dataDir = options.dataDir ?? tempDir();
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   let child: ChildProcess | null = null;
   let output = '';

@@ -1,0 +1,223 @@
+/**
+ * The production bundle with every optional feature on, started once as users start it
+ * (`bin/folio.js serve` over dist/), and one route of each feature called: each lazily
+ * loaded module (prom-client, the MCP SDK, @simplewebauthn/server, openid-client, stripe,
+ * nodemailer, yjs, the Markdown renderer, swagger-ui, pg and ioredis) is loaded here the
+ * way a user's first request loads it. The feature suites run the TypeScript sources, which
+ * resolve packages the way Node does; a bundling mistake only shows in the bundle.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_DATABASE_URL, TEST_REDIS_URL, createPgSchema } from '../helpers/databases.js';
+import { startFakeAiServer, type FakeAiServer } from '../helpers/fake-ai-server.js';
+import { startFakeStripe, type FakeStripe } from '../helpers/fake-stripe.js';
+import { startOidcProvider, type RunningServer } from '../helpers/identity-providers.js';
+import { mcpOverHttp } from '../helpers/mcp.js';
+import { freePort } from '../helpers/ports.js';
+import type { TestServer } from '../helpers/server.js';
+import { serverProcess, type ServerProcess } from '../helpers/server-process.js';
+import { mailText, startSmtp, type TestSmtp } from '../helpers/smtp.js';
+import { firstWorkspace, registerUser, type TestUser } from '../helpers/users.js';
+import { YjsTestClient } from '../coedit/yjs-client.js';
+
+describe('the production bundle with every optional feature on', () => {
+  let folio: ServerProcess;
+  let ai: FakeAiServer;
+  let stripe: FakeStripe;
+  let smtp: TestSmtp;
+  let idp: RunningServer;
+  let dropSchema = async () => {};
+  let metricsPort: number;
+  let owner: TestUser;
+  let workspace: { id: string; slug: string };
+
+  beforeAll(async () => {
+    const skipped = [
+      ...(TEST_DATABASE_URL ? [] : ['PostgreSQL (TEST_DATABASE_URL is not set; SQLite is used)']),
+      ...(TEST_REDIS_URL ? [] : ['Redis (TEST_REDIS_URL is not set; the in-process bus is used)']),
+    ];
+    if (skipped.length) console.warn(`[folio tests] all-features bundle run without ${skipped.join(', ')}`);
+    let databaseUrl: string | undefined;
+    if (TEST_DATABASE_URL) {
+      const pg = await createPgSchema(TEST_DATABASE_URL);
+      dropSchema = pg.cleanup;
+      // The CLI has no schema option; PostgreSQL takes the search path from the URL.
+      const url = new URL(TEST_DATABASE_URL);
+      url.searchParams.set('options', `-c search_path=${pg.schema}`);
+      databaseUrl = url.toString();
+    }
+    let port: number;
+    [ai, stripe, smtp, metricsPort, port] = await Promise.all([
+      startFakeAiServer(),
+      startFakeStripe(),
+      startSmtp(),
+      freePort(),
+      freePort(),
+    ]);
+    // The server's address is fixed before it starts, so the provider knows its callback.
+    const url = `http://127.0.0.1:${port}`;
+    idp = await startOidcProvider({
+      clientId: 'folio-bundle',
+      clientSecret: 'bundle-secret',
+      redirectUri: `${url}/api/auth/oidc/google/callback`,
+      accounts: [{ id: 'ada', email: 'ada@example.com', name: 'Ada' }],
+    });
+    folio = await serverProcess({
+      port,
+      env: {
+        PUBLIC_URL: url,
+        FF_METRICS: 'true',
+        METRICS_PORT: String(metricsPort),
+        FF_COEDIT: 'true',
+        OIDC_GOOGLE_CLIENT_ID: 'folio-bundle',
+        OIDC_GOOGLE_CLIENT_SECRET: 'bundle-secret',
+        OIDC_GOOGLE_ISSUER: idp.url,
+        WEBAUTHN_RP_ID: 'docs.example.test',
+        WEBAUTHN_RP_ORIGINS: 'https://docs.example.test',
+        EDITION: 'cloud',
+        STRIPE_SECRET_KEY: stripe.secretKey,
+        STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+        STRIPE_API_BASE: stripe.url,
+        SMTP_URL: smtp.url,
+        MAIL_FROM: 'folio@example.test',
+        AI_PROVIDER: 'openai',
+        AI_BASE_URL: ai.url,
+        AI_API_KEY: 'sk-bundle-test',
+        AI_MODEL: 'test-model',
+        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+        ...(TEST_REDIS_URL ? { REDIS_URL: TEST_REDIS_URL } : {}),
+      },
+    });
+    await folio.start();
+    owner = await registerUser(folio);
+    workspace = await firstWorkspace(folio, owner);
+  }, 120_000);
+
+  afterAll(async () => {
+    await folio?.stop();
+    await Promise.all([ai?.close(), stripe?.close(), smtp?.close(), idp?.close()]);
+    await dropSchema();
+  });
+
+  it('serves metrics on /metrics to the platform owner and on METRICS_PORT (prom-client)', async () => {
+    const metrics = await folio.request('GET', '/metrics', { token: owner.token });
+    expect(metrics.status).toBe(200);
+    expect(metrics.text).toContain('folio_process_cpu_user_seconds_total');
+    const local = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+    expect(local.status).toBe(200);
+    expect(await local.text()).toContain('folio_http_requests_total');
+  });
+
+  it('answers MCP over /mcp to the official SDK client (MCP SDK)', async () => {
+    const key = await folio.request('POST', '/api/v1/api-keys', {
+      token: owner.token,
+      body: { name: 'bundle', scopes: ['read'] },
+    });
+    expect(key.status).toBe(201);
+    const client = await mcpOverHttp(`${folio.url}/mcp`, key.body.key);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toContain('svc_search');
+      const found = await client.callTool({
+        name: 'svc_list_workspaces',
+        arguments: {},
+      });
+      expect(found.isError).not.toBe(true);
+      expect(JSON.stringify(found.structuredContent)).toContain(workspace.slug);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('begins a passkey registration (@simplewebauthn/server)', async () => {
+    const begun = await folio.request('POST', '/api/auth/webauthn/register/begin', {
+      token: owner.token,
+      body: {},
+    });
+    expect(begun.status).toBe(200);
+    expect(begun.body.rp.id).toBe('docs.example.test');
+    expect(begun.body.challenge).toMatch(/^[\w-]{20,}$/);
+  });
+
+  it('starts an OpenID Connect sign-in at the provider it discovered (openid-client)', async () => {
+    const started = await folio.request('POST', '/api/auth/oidc/google');
+    expect(started.status).toBe(200);
+    const to = new URL(started.body.url);
+    expect(to.origin).toBe(idp.url);
+    expect(to.searchParams.get('code_challenge_method')).toBe('S256');
+  });
+
+  it('opens a Stripe checkout through the fake (stripe)', async () => {
+    const checkout = await folio.request('POST', '/api/v1/billing/checkout', {
+      token: owner.token,
+      body: { plan: 'team' },
+    });
+    expect(checkout.status).toBe(200);
+    expect(checkout.body.url).toMatch(new RegExp(`^${stripe.url}/checkout/cs_test_`));
+  });
+
+  it('sends a password-reset mail through SMTP (nodemailer)', async () => {
+    const asked = await folio.request('POST', '/api/auth/forgot-password', { body: { email: owner.email } });
+    expect(asked.status).toBe(200);
+    const mail = await smtp.next(30_000);
+    expect(mail.to).toEqual([owner.email]);
+    expect(mailText(mail)).toContain(`${folio.url}/reset-password?token=`);
+  });
+
+  it('answers documentation chat through the AI provider', async () => {
+    const before = ai.requests.length;
+    const chat = await folio.request('POST', '/api/v1/ai/chat', {
+      token: owner.token,
+      body: {
+        messages: [{ role: 'user', content: 'What is in the welcome page?' }],
+        workspace_id: workspace.id,
+      },
+    });
+    expect(chat.status).toBe(200);
+    expect(ai.requests.length).toBeGreaterThan(before);
+  });
+
+  it('joins a co-editing room over /ws (yjs)', async () => {
+    const written = await folio.request('PUT', `/api/v1/content/${workspace.slug}/together.md`, {
+      token: owner.token,
+      body: { body: 'Written together.\n' },
+    });
+    expect(written.status).toBe(201);
+    const { client, joined } = await YjsTestClient.join(
+      folio as unknown as TestServer,
+      owner,
+      workspace.slug,
+      'together.md',
+    );
+    try {
+      expect(joined.type).toBe('yjs-joined');
+      expect(client.text).toBe('Written together.\n');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('renders a published page with highlighted code (the Markdown renderer)', async () => {
+    const page = await folio.request('POST', `/api/v1/content/${workspace.slug}/guide.md`, {
+      token: owner.token,
+      body: { title: 'Guide', body: '# Guide\n\n```ts\nconst answer = 42;\n```\n', publish: true },
+    });
+    expect(page.status).toBe(201);
+    const settings = await folio.request('PUT', `/api/v1/workspaces/${workspace.id}/admin/settings`, {
+      token: owner.token,
+      body: { public_site: true },
+    });
+    expect(settings.status).toBe(200);
+    const html = await fetch(`${folio.url}/p/${workspace.slug}/guide`);
+    expect(html.status).toBe(200);
+    expect(await html.text()).toContain('<span class="hljs-keyword">const</span>');
+  });
+
+  it('serves the API reference page and its swagger-ui assets', async () => {
+    const docs = await fetch(`${folio.url}/api/docs`);
+    expect(docs.status).toBe(200);
+    expect(await docs.text()).toContain('/api/docs/static/');
+    const asset = await fetch(`${folio.url}/api/docs/static/swagger-ui.css`);
+    expect(asset.status).toBe(200);
+    expect((await asset.text()).length).toBeGreaterThan(1000);
+  });
+});
