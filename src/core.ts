@@ -24,6 +24,7 @@ import { type Clock, systemClock } from './lib/clock.js';
 import type { TxtResolver } from './services/publishing/index.js';
 import { createServices, type Quota, type Services, type ServicesRuntime } from './services/index.js';
 import { openStore, type Store } from './store/database.js';
+import { databaseStartError, redisStartError } from './start-up-error.js';
 import type { WebhookOptions } from './services/index.js';
 
 export interface CoreOptions {
@@ -78,18 +79,22 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
   const logger = options.logger ?? createLogger(config.logLevel);
   fs.mkdirSync(config.dataDir, { recursive: true });
 
-  const store = await openStore({
-    databaseUrl: config.databaseUrl,
-    sqlitePath: path.join(config.dataDir, 'folio.db'),
-    ...(options.pgSchema ? { pgSchema: options.pgSchema } : {}),
-  });
-  await store.migrate();
+  const sqlitePath = path.join(config.dataDir, 'folio.db');
+  let store: Store | undefined;
+  try {
+    store = await openStore({
+      databaseUrl: config.databaseUrl,
+      sqlitePath,
+      ...(options.pgSchema ? { pgSchema: options.pgSchema } : {}),
+    });
+    await store.migrate();
+  } catch (error) {
+    await store?.close().catch(() => undefined);
+    throw databaseStartError(error, { databaseUrl: config.databaseUrl, sqlitePath });
+  }
 
   // ioredis is loaded only when Redis is configured.
-  const redis = config.redisUrl
-    ? new (await import('ioredis')).Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 })
-    : null;
-  if (redis) await redis.connect();
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : null;
   const metrics = config.metrics.enabled ? await createMetrics() : NO_METRICS;
   registerStoreGauges(metrics, store);
   const onListenerError = (error: unknown) => logger.error({ err: error }, 'event listener failed');
@@ -162,4 +167,25 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
       return closing;
     },
   };
+}
+
+/**
+ * Connects to REDIS_URL; a Redis that does not answer stops the start with a StartupError.
+ * Connection errors after that are logged (ioredis reconnects by itself): without a
+ * listener, ioredis would print each one to stderr as an "Unhandled error event".
+ */
+async function connectRedis(url: string, logger: Logger): Promise<Redis> {
+  const redis = new (await import('ioredis')).Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 });
+  let connectionError: Error | undefined;
+  const remember = (error: Error) => (connectionError ??= error);
+  redis.on('error', remember);
+  try {
+    await redis.connect();
+  } catch (error) {
+    redis.disconnect();
+    throw redisStartError(connectionError ?? error, url);
+  }
+  redis.off('error', remember);
+  redis.on('error', (error: Error) => logger.warn({ err: error }, 'Redis connection error'));
+  return redis;
 }

@@ -1,9 +1,11 @@
 import { type Config, ConfigError } from '../config.js';
+import { fileStartError } from '../start-up-error.js';
 import { EXIT } from './command.js';
 
 /**
  * Loads the configuration and runs `body` with it; an invalid configuration
- * prints every problem, naming each variable, and exits 1.
+ * prints every problem, naming each variable, and exits 1. A file or folder the
+ * command cannot read or write is rethrown as a StartupError naming it and DATA_DIR.
  */
 export async function withConfig(
   load: () => Config,
@@ -19,5 +21,9 @@ export async function withConfig(
     }
     throw error;
   }
-  return body(config);
+  try {
+    return await body(config);
+  } catch (error) {
+    throw fileStartError(error, config.dataDir);
+  }
 }

@@ -88,6 +88,92 @@ describe('folio serve', () => {
   }, 90_000);
 });
 
+describe('start-up errors', () => {
+  /** A port something else listens on, for as long as the test runs. */
+  async function busyPort(): Promise<{ port: number; close(): void }> {
+    const port = await freePort();
+    const busy = net.createServer();
+    await new Promise<void>((resolve) => busy.listen(port, '127.0.0.1', resolve));
+    return { port, close: () => busy.close() };
+  }
+
+  it.each([
+    [
+      'a DATA_DIR that cannot be a directory',
+      async () => {
+        const file = path.join(tempDir(), 'a-file');
+        fs.writeFileSync(file, '');
+        return {
+          env: { DATA_DIR: path.join(file, 'data') },
+          says: /^folio: cannot mkdir .*a-file\/data: not a directory \(ENOTDIR\)\. DATA_DIR/,
+        };
+      },
+    ],
+    [
+      'a PostgreSQL that does not answer',
+      async () => ({
+        env: { DATABASE_URL: `postgres://folio:s3cret-pw@127.0.0.1:${await freePort()}/folio` },
+        says: /^folio: cannot use the PostgreSQL database at 127\.0\.0\.1:\d+\/folio: connect ECONNREFUSED .*Check DATABASE_URL/,
+      }),
+    ],
+    [
+      'a Redis that does not answer',
+      async () => ({
+        env: { REDIS_URL: `redis://:s3cret-pw@127.0.0.1:${await freePort()}` },
+        says: /^folio: cannot reach Redis at 127\.0\.0\.1:\d+: connect ECONNREFUSED .*Check REDIS_URL/,
+      }),
+    ],
+  ])(
+    'says in one sentence what is wrong with %s, exit 1',
+    async (_what, setup) => {
+      const { env, says } = await setup();
+      const res = await runCli(['serve'], { DATA_DIR: tempDir(), PORT: '0', HOST: '127.0.0.1', ...env });
+      expect(res.code).toBe(1);
+      expect(res.stderr).toMatch(says);
+      expect(res.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(res.stderr).not.toContain('s3cret-pw');
+    },
+    60_000,
+  );
+
+  it('names METRICS_PORT when it is in use', async () => {
+    const busy = await busyPort();
+    try {
+      const res = await runCli(['serve'], {
+        DATA_DIR: tempDir(),
+        PORT: '0',
+        HOST: '127.0.0.1',
+        FF_METRICS: 'true',
+        METRICS_PORT: String(busy.port),
+      });
+      expect(res.code).toBe(1);
+      expect(res.stderr).toBe(
+        `folio: METRICS_PORT ${busy.port} is in use on 127.0.0.1; choose another METRICS_PORT\n`,
+      );
+    } finally {
+      busy.close();
+    }
+  }, 60_000);
+
+  it('reports an unexpected error with its message and a stack naming src/ files, not the bundle', async () => {
+    const dataDir = tempDir();
+    const key = path.join(dataDir, 'not-a-key.pem');
+    fs.writeFileSync(key, 'this is not a PEM key\n');
+    const res = await runCli(['serve'], {
+      DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      JWT_KEY_PATH: key,
+    });
+    expect(res.code).toBe(1);
+    const [first, ...rest] = res.stderr.split('\n');
+    expect(first).toBe('folio: stopped by an unexpected error: error:1E08010C:DECODER routines::unsupported');
+    expect(rest.join('\n')).toMatch(/^\s+at .*src\/services\/identity\/jwt\.ts:\d+:\d+/m);
+    expect(res.stderr).not.toContain('dist/');
+    expect(res.stderr.length).toBeLessThan(2000);
+  }, 60_000);
+});
+
 describe('commands that need the server stopped', () => {
   it('refuses `rebuild` and in-process `mcp` while a server runs on DATA_DIR, not after it stopped', async () => {
     const server = await startServer();
