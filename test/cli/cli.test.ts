@@ -208,4 +208,35 @@ describe('commands that need the server stopped', () => {
       if (!stopped) await server.close();
     }
   }, 180_000);
+
+  it('takes neither a copy of a served DATA_DIR nor a lock whose pid now names another process for a running server', async () => {
+    const server = await startServer();
+    const lockFile = path.join(server.dataDir, 'run', `server-${process.pid}.lock`);
+    let lock: string;
+    const copy = path.join(tempDir(), 'data-copy');
+    try {
+      lock = fs.readFileSync(lockFile, 'utf8');
+      // A backup copied while the server runs: its lock names a live process, the server.
+      fs.cpSync(server.dataDir, copy, { recursive: true });
+      const rebuild = await runCli(['rebuild'], { DATA_DIR: copy }, { timeoutMs: 90_000 });
+      expect(rebuild.stderr).toBe('');
+      expect(rebuild.code).toBe(0);
+      const mcp = await runCli(['mcp', '--workspace', 'docs', '--api-key', 'svc_live_x'], { DATA_DIR: copy });
+      expect(mcp.stderr).not.toContain('is running');
+      expect(mcp.stderr).toContain('the API key is invalid');
+      // The original is still refused.
+      const original = await runCli(['rebuild'], { DATA_DIR: server.dataDir }, { timeoutMs: 90_000 });
+      expect(original.code).toBe(1);
+      expect(original.stderr).toContain(`a Folio server (pid ${process.pid}) is running`);
+    } finally {
+      await server.close();
+    }
+    // The server is gone and its pid went to another process (here: this test, started
+    // at another time than the lock says), as after a crash and a container restart.
+    fs.writeFileSync(lockFile, JSON.stringify({ ...JSON.parse(lock), started: '1' }));
+    const after = await runCli(['rebuild'], { DATA_DIR: server.dataDir }, { timeoutMs: 90_000 });
+    expect(after.stderr).toBe('');
+    expect(after.code).toBe(0);
+    expect(fs.existsSync(lockFile)).toBe(false);
+  }, 180_000);
 });
