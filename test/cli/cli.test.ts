@@ -167,7 +167,8 @@ describe('start-up errors', () => {
     });
     expect(res.code).toBe(1);
     const [first, ...rest] = res.stderr.split('\n');
-    expect(first).toBe('folio: stopped by an unexpected error: error:1E08010C:DECODER routines::unsupported');
+    // OpenSSL's own words for a file that holds no key.
+    expect(first).toMatch(/^folio: stopped by an unexpected error: .*DECODER routines/);
     expect(rest.join('\n')).toMatch(/^\s+at .*src\/services\/identity\/jwt\.ts:\d+:\d+/m);
     expect(res.stderr).not.toContain('dist/');
     expect(res.stderr.length).toBeLessThan(2000);
