@@ -98,6 +98,15 @@ describe('the production bundle with every optional feature on', () => {
     await dropSchema();
   });
 
+  it('is ready on the database it was given', async () => {
+    const ready = await folio.request('GET', '/api/ready');
+    expect(ready.status).toBe(200);
+    expect(ready.body.checks.database).toMatchObject({
+      status: 'ok',
+      dialect: TEST_DATABASE_URL ? 'postgres' : 'sqlite',
+    });
+  });
+
   it('serves metrics on /metrics to the platform owner and on METRICS_PORT (prom-client)', async () => {
     const metrics = await folio.request('GET', '/metrics', { token: owner.token });
     expect(metrics.status).toBe(200);
