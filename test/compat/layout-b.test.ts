@@ -1,13 +1,14 @@
 /**
  * Layout B's shapes on current paths, chosen with `Folio-Layout: B`, through real HTTP: a
  * `PUT` with `move_to` moves a page (same page_id, the old path redirecting on the published
- * site) while other PUT bodies still update; and the writing-assist body
+ * site), with or without the header, while other PUT bodies still update; and the writing-assist body
  * `{ workspace_id, operation, content }` answering `{ result }` over a fake AI provider.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeAiServer, type FakeAiServer } from '../helpers/fake-ai-server.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { firstWorkspace, registerUser, type TestUser } from '../helpers/users.js';
+import { grantRole } from '../helpers/workspace-access.js';
 import { expectCurrent, expectDeprecated } from './compat-helpers.js';
 
 const B = { 'Folio-Layout': 'B' };
@@ -55,14 +56,72 @@ describe('Layout B on current paths', () => {
       .where('workspace_id', '=', ws.id)
       .execute();
     expect(alias).toContainEqual({ old_path: 'old-name.md', page_id: created.body.page_id });
+  });
 
-    // Without the header, the current PUT refuses the field by name.
-    const current = await server.request('PUT', page('guides/new-name.md'), {
+  it('moves with PUT { move_to } without the header too, as an older client sends it', async () => {
+    const created = await server.request('POST', page('headerless.md'), {
       token: owner.token,
-      body: { move_to: 'elsewhere.md' },
+      body: { title: 'Headerless', body: 'Text' },
     });
-    expect(current.status).toBe(400);
-    expectCurrent(current);
+    expect(created.status).toBe(201);
+    const moved = await server.request('PUT', page('headerless.md'), {
+      token: owner.token,
+      body: { move_to: 'guides/headerless.md' },
+    });
+    expect(moved.status).toBe(200);
+    expectDeprecated(moved, page('headerless.md'));
+    expect(moved.body).toMatchObject({ page_id: created.body.page_id, path: 'guides/headerless.md' });
+    const gone = await server.request('GET', page('headerless.md'), { token: owner.token });
+    expect(gone.status).not.toBe(200);
+    const read = await server.request('GET', page('guides/headerless.md'), { token: owner.token });
+    expect(read.body.page_id).toBe(created.body.page_id);
+
+    // Inside a change request the move happens on its branch only.
+    const request = await server.request('POST', `/api/v1/workspaces/${ws.id}/change-requests`, {
+      token: owner.token,
+      body: { title: 'Rename' },
+    });
+    expect(request.status, request.text).toBe(201);
+    const n = request.body.number;
+    const inRequest = await server.request('PUT', `${page('guides/headerless.md')}?change_request=${n}`, {
+      token: owner.token,
+      body: { move_to: 'guides/renamed.md' },
+    });
+    expect(inRequest.status, inRequest.text).toBe(200);
+    expect(inRequest.body.path).toBe('guides/renamed.md');
+    const there = await server.request('GET', `${page('guides/renamed.md')}?change_request=${n}`, {
+      token: owner.token,
+    });
+    expect(there.body.page_id).toBe(created.body.page_id);
+    const live = await server.request('GET', page('guides/headerless.md'), { token: owner.token });
+    expect(live.status).toBe(200);
+
+    // A reader may not move it; an anonymous caller is refused before the body is looked at.
+    const viewer = await registerUser(server);
+    await grantRole(server, ws, viewer, 'viewer');
+    const refused = await server.request('PUT', page('guides/headerless.md'), {
+      token: viewer.token,
+      body: { move_to: 'stolen.md' },
+    });
+    expect(refused.status).toBe(403);
+    const anonymous = await server.request('PUT', page('guides/headerless.md'), {
+      body: { move_to: 'x.md' },
+    });
+    expect(anonymous.status).toBe(401);
+
+    // A bad move is refused by name, and the current update is untouched by the field's support.
+    const bad = await server.request('PUT', page('guides/headerless.md'), {
+      token: owner.token,
+      body: { move_to: 'elsewhere.md', body: 'x' },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ error: 'VALIDATION_ERROR', details: { field: 'body' } });
+    const updated = await server.request('PUT', page('guides/headerless.md'), {
+      token: owner.token,
+      body: { body: 'New text', lastKnownHash: read.body.content_hash },
+    });
+    expect(updated.status).toBe(200);
+    expectCurrent(updated);
   });
 
   it('still updates with any other PUT body under Folio-Layout: B', async () => {

@@ -71,8 +71,19 @@ describeEachDatabase('page history ($name)', (target: DatabaseTarget) => {
   it('lists the commits of a page across its move, newest first, with their authors', async () => {
     const res = await as(env.owner, 'GET', historyUrl(env, '?page=guides/install.md'));
     expect(res.status).toBe(200);
-    const olive = { name: 'Olive Owner', email: env.owner.email, user_id: env.owner.id };
-    const eddie = { name: 'Eddie Editor', email: env.editor.email, user_id: env.editor.id };
+    // The owner administers the workspace, so sees the authors' emails too.
+    const olive = {
+      name: 'Olive Owner',
+      handle: env.owner.handle,
+      email: env.owner.email,
+      user_id: env.owner.id,
+    };
+    const eddie = {
+      name: 'Eddie Editor',
+      handle: env.editor.handle,
+      email: env.editor.email,
+      user_id: env.editor.id,
+    };
     expect(res.body.data).toEqual([
       {
         commit: shas[3],
@@ -208,6 +219,24 @@ describeEachDatabase('page history ($name)', (target: DatabaseTarget) => {
     expect(blind.body).toMatchObject({ error: 'VALIDATION_ERROR', details: { field: 'lastKnownHash' } });
   });
 
+  it('shows authors by name and handle to readers, and their emails only to admins', async () => {
+    const viewer = await registerUser(env.server, { name: 'Vic Viewer' });
+    const admin = await registerUser(env.server, { name: 'Ada Admin' });
+    await grantRole(env.server, env.ws, viewer, 'viewer');
+    await grantRole(env.server, env.ws, admin, 'admin');
+    const eddie = { name: 'Eddie Editor', handle: env.editor.handle, user_id: env.editor.id };
+    for (const reader of [viewer, env.editor]) {
+      const res = await as(reader, 'GET', historyUrl(env, '?page=guides/install.md'));
+      expect(res.status).toBe(200);
+      expect(res.body.data[0].author).toEqual(eddie);
+      expect(res.text).not.toContain(env.editor.email);
+      expect(res.text).not.toContain(env.owner.email);
+    }
+    const seen = await as(admin, 'GET', historyUrl(env, '?page=guides/install.md'));
+    expect(seen.body.data[0].author).toEqual({ ...eddie, email: env.editor.email });
+    expect(seen.body.data.at(-1).author.email).toBe(env.owner.email);
+  });
+
   it('lets a viewer read history but not restore, and hides it from strangers', async () => {
     const viewer = await registerUser(env.server, { name: 'Vera Viewer' });
     const stranger = await registerUser(env.server, { name: 'Sam Stranger' });
@@ -290,13 +319,14 @@ describeEachDatabase('page history ($name)', (target: DatabaseTarget) => {
     );
     const deleted = await as(env.editor, 'GET', historyUrl(env, '/deleted'));
     expect(deleted.status).toBe(200);
+    expect(deleted.text).not.toContain(env.owner.email);
     expect(deleted.body.data).toEqual([
       expect.objectContaining({
         path: 'guides/install.md',
         commit: deletion,
         change: 'deleted',
         restore_commit: before,
-        author: expect.objectContaining({ user_id: env.owner.id }),
+        author: { name: 'Olive Owner', handle: env.owner.handle, user_id: env.owner.id },
       }),
     ]);
     const history = await as(env.editor, 'GET', historyUrl(env, '?page=guides/install.md&limit=1'));

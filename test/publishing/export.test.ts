@@ -1,6 +1,6 @@
 /**
  * The static export over HTTP: a ZIP of exactly the published pages as HTML, with the
- * theme's CSS and the referenced uploads, whose relative links all resolve to files in
+ * theme's CSS, the site's icon and the referenced uploads, whose relative links all resolve to files in
  * the ZIP (so it works opened from disk), streamed by GET and POST alike, rate limited.
  */
 import path from 'node:path';
@@ -92,6 +92,7 @@ describe('static export', () => {
     const files = await unzip(bytes);
     expect([...files.keys()].sort()).toEqual(
       [
+        '_assets/favicon-amber.svg',
         '_assets/theme.css',
         'guides/advanced.html',
         'guides/index.html',
@@ -133,6 +134,44 @@ describe('static export', () => {
     expect(setup).toContain(`<img src="../uploads/${image}" alt="Chart"`);
     expect(setup).toContain('<link rel="stylesheet" href="../_assets/theme.css">');
     expect(files.get('index.html')!.toString()).toContain('href="reference/api.html#errors"');
+  });
+
+  it("links every page to the site's icon, the live pages' icon, inside the ZIP by a relative href", async () => {
+    const files = await unzip((await download('GET', owner.token)).bytes);
+    const live = await fetch(`${server.url}/p/${ws.slug}/_assets/favicon-amber.svg`);
+    expect(live.status).toBe(200);
+    expect(files.get('_assets/favicon-amber.svg')?.toString()).toBe(await live.text());
+    const pages = [...files.keys()].filter((name) => name.endsWith('.html'));
+    expect(pages.length).toBe(6);
+    for (const name of pages) {
+      const icons = [
+        ...files
+          .get(name)!
+          .toString()
+          .matchAll(/<link rel="icon" type="([^"]+)" href="([^"]+)">/g),
+      ];
+      expect(icons.length, name).toBe(1);
+      const [, type, href] = icons[0]!;
+      expect(type).toBe('image/svg+xml');
+      expect(path.posix.join(path.posix.dirname(name), href!)).toBe('_assets/favicon-amber.svg');
+    }
+    expect(files.get('guides/setup.html')!.toString()).toContain('href="../_assets/favicon-amber.svg"');
+
+    // The workspace's own favicon, once uploaded, is the icon of the export as of the live site.
+    const iconic = await createWorkspace(server, owner, 'export-iconic');
+    await createPage(server, owner, iconic, 'guides/index.md', {
+      title: 'Guides',
+      body: 'Hi.',
+      publish: true,
+    });
+    expect(await upload(server, owner, iconic, 'favicon.png', PNG)).toBe('favicon.png');
+    const own = await unzip((await download('GET', owner.token, server, iconic.id)).bytes);
+    expect(own.get('_assets/favicon.png')?.equals(PNG)).toBe(true);
+    expect([...own.keys()].filter((name) => name.includes('favicon'))).toEqual(['_assets/favicon.png']);
+    expect(own.get('guides/index.html')!.toString()).toContain(
+      '<link rel="icon" type="image/png" href="../_assets/favicon.png">',
+    );
+    expect(own.get('index.html')!.toString()).toContain('href="_assets/favicon.png"');
   });
 
   it('exports the default version when one is set, or the version ?version= names', async () => {

@@ -1,7 +1,8 @@
 /**
  * The account screen in headless Chromium against a real server: API keys created (shown
  * once), used, rotated and deleted; the password changed; sessions listed and all signed
- * out; the onboarding checklist shown to a new account and dismissed. Each result is
+ * out; the onboarding checklist shown to a new account and dismissed; `/settings` opening
+ * the account, which links to each workspace's settings the user administers, and back. Each result is
  * checked through the API.
  */
 import path from 'node:path';
@@ -13,7 +14,8 @@ import {
   signedInTab,
   useBrowserApp,
 } from '../helpers/browser.js';
-import { registerUser } from '../helpers/users.js';
+import { firstWorkspace, registerUser } from '../helpers/users.js';
+import { createWorkspace, grantRole } from '../helpers/workspace-access.js';
 
 describeInChromium('web app: the account screen', () => {
   const app = useBrowserApp();
@@ -143,6 +145,56 @@ describeInChromium('web app: the account screen', () => {
     expect(state.body.dismissed).toBe(true);
     await context.close();
   }, 90_000);
+
+  it('opens the account at /settings, which leads to each workspace it administers and back', async () => {
+    const user = await registerUser(app.server, { name: 'Sue Settings' });
+    const other = await registerUser(app.server, { name: 'Otto Other' });
+    const own = await firstWorkspace(app.server, user);
+    const administered = await createWorkspace(app.server, other, `admin-of-${Date.now().toString(36)}`);
+    const written = await createWorkspace(app.server, other, `editor-of-${Date.now().toString(36)}`);
+    await grantRole(app.server, administered, user, 'admin');
+    await grantRole(app.server, written, user, 'editor');
+    const ownName = (await app.server.request('GET', `/api/v1/workspaces/${own.id}`, { token: user.token }))
+      .body.name as string;
+
+    for (const width of [1280, 390]) {
+      const { context, page } = await signedInTab(app.browser, app.server, user, '/settings', {
+        width,
+        height: 900,
+      });
+      await page.waitForURL(`${app.server.url}/settings/account`, { timeout: 15_000 });
+      await page.getByRole('heading', { level: 1, name: 'Account' }).waitFor();
+      const section = page.getByRole('region', { name: 'Workspace settings' });
+      const links = section.getByRole('list', { name: 'Workspaces you administer' }).getByRole('link');
+      await expect
+        .poll(() => links.allInnerTexts())
+        .toEqual(expect.arrayContaining([`${ownName} settings`, `${administered.slug} settings`]));
+      expect(await links.count()).toBe(2);
+      expect(await section.getByText(written.slug).count()).toBe(0);
+      expect(await seriousA11yViolations(page), `account at ${width}`).toEqual([]);
+      const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(await overflow(), `account at ${width}`).toBeLessThanOrEqual(0);
+      await section.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: path.join(ARTIFACTS, `settings-account-${width}.png`) });
+
+      // By keyboard to the workspace's settings, and back to the account from there.
+      await section.getByRole('link', { name: `${administered.slug} settings` }).focus();
+      await page.keyboard.press('Enter');
+      await page.waitForURL(`${app.server.url}/settings/w/${administered.slug}/general`);
+      await page.getByRole('navigation', { name: 'Workspace administration' }).waitFor();
+      const back = page.getByRole('link', { name: 'Account', exact: true });
+      // The theme preview is a sandboxed frame axe cannot enter (admin.browser.test.ts checks it).
+      expect(await seriousA11yViolations(page, '.theme-preview'), `workspace settings at ${width}`).toEqual(
+        [],
+      );
+      expect(await overflow(), `workspace settings at ${width}`).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: path.join(ARTIFACTS, `settings-workspace-${width}.png`) });
+      await back.focus();
+      await page.keyboard.press('Enter');
+      await page.waitForURL(`${app.server.url}/settings/account`);
+      await context.close();
+    }
+  }, 120_000);
 
   it('fits a phone: no horizontal scrolling at 390 px', async () => {
     const user = await registerUser(app.server, { name: 'Phil Phone' });

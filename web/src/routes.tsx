@@ -97,6 +97,8 @@ export function AppRoutes() {
           </RequireSession>
         }
       />
+      {/* The settings start at the account, which leads on to each workspace's. */}
+      <Route path="/settings" element={<Navigate to="/settings/account" replace />} />
       <Route
         path="/settings/account"
         element={

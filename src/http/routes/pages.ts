@@ -11,6 +11,7 @@ import { reorderInput } from '../../services/pages/index.js';
 import { changeRequestQuery } from '../../services/change-requests/index.js';
 import { requireActor, requireSignedIn } from '../auth-context.js';
 import { acceptsGzip } from '../accepts-gzip.js';
+import { layoutBMoveHook } from '../compat/move.js';
 import { pageObject, pageTree } from '../response-schemas.js';
 import { contentParams, pageParams } from '../route-params.js';
 
@@ -118,11 +119,18 @@ export function contentRoutes(services: Services) {
       },
     );
 
+    // Layout B's `{ move_to }` needs no header: the current update has no such field.
+    const layoutBMove = layoutBMoveHook((actor, workspace, path, newPath, n) =>
+      n !== undefined
+        ? inRequest.move(actor, workspace, n, path, newPath)
+        : pages.move(actor, workspace, path, newPath),
+    );
     // 200 for an update; 201 when the PUT created the page.
     app.put(
       `${base}/*`,
       {
         ...write,
+        preValidation: [requireSignedIn, layoutBMove],
         schema: {
           params: pageParams,
           querystring: changeRequestQuery,

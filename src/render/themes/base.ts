@@ -187,7 +187,9 @@ a:hover{text-decoration-thickness:.12em}
 .toc-inline .toc a{border-left:0;padding-left:0}
 .toc-inline .toc .toc-l3 a{padding-left:1rem}
 .breadcrumbs ol{display:flex;flex-wrap:wrap;gap:.25rem;list-style:none;margin:0 0 1rem;padding:0;font-size:.875rem;color:var(--muted)}
-.breadcrumbs li+li::before{content:"/";content:"/"/"";margin-right:.25rem}
+/* The separator ends the item before it, so a trail that wraps breaks between items and no line starts with "/". */
+.breadcrumbs li{min-width:0;overflow-wrap:anywhere}
+.breadcrumbs li:not(:last-child)::after{content:"/";content:"/"/"";margin-left:.25rem}
 /* Crumbs sit in one row: the prose rule that spaces list items apart would push all but the first down. */
 .breadcrumbs li+li{margin-top:0}
 .breadcrumbs a{color:var(--muted)}

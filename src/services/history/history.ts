@@ -3,7 +3,7 @@ import { workspaceDir } from '../../content/workspace-meta.js';
 import { WorkspaceFiles } from '../../content/workspace-files.js';
 import type { Actor } from '../../domain/actor.js';
 import { normalizePagePath } from '../../domain/paths.js';
-import { atLeast, CAN } from '../../domain/policy.js';
+import { atLeast, CAN, type Role } from '../../domain/policy.js';
 import { AppError, invalid, notFound } from '../../errors.js';
 import {
   deletedFiles,
@@ -26,10 +26,22 @@ export interface HistoryDeps {
   dataDir: string;
 }
 
+/**
+ * Who made a commit, as the API shows it: the name git recorded, and the Folio user with
+ * the author's email (id and handle) when there is one. The email itself only for admins,
+ * as the members list shows emails only to them.
+ */
+export interface HistoryAuthor {
+  name: string;
+  user_id?: string;
+  handle?: string;
+  email?: string;
+}
+
 /** One entry of `GET …/history`. */
 export interface HistoryEntry {
   commit: string;
-  author: { name: string; email: string; user_id?: string };
+  author: HistoryAuthor;
   message: string;
   created_at: string;
   path_at_commit: string;
@@ -90,21 +102,31 @@ export function createPageHistory(deps: HistoryDeps) {
     return { ...access, path, root: workspaceDir(deps.dataDir, access.workspace.id) };
   }
 
-  /** Folio user ids of the commit authors, by email. */
-  async function usersByEmail(emails: string[]): Promise<Map<string, string>> {
+  /** The Folio users who authored the commits (id and handle), by email. */
+  async function usersByEmail(emails: string[]): Promise<Map<string, { id: string; handle: string }>> {
     const unique = [...new Set(emails.filter((e) => e !== ''))];
     if (unique.length === 0) return new Map();
-    const rows = await db.selectFrom('users').select(['id', 'email']).where('email', 'in', unique).execute();
-    return new Map(rows.map((r) => [r.email, r.id]));
+    const rows = await db
+      .selectFrom('users')
+      .select(['id', 'email', 'handle'])
+      .where('email', 'in', unique)
+      .execute();
+    return new Map(rows.map((r) => [r.email, { id: r.id, handle: r.handle }]));
   }
 
-  async function present(commits: PageCommit[]): Promise<HistoryEntry[]> {
-    const ids = await usersByEmail(commits.map((c) => c.authorEmail));
+  /** The entries as `role` may see them: authors' emails for admins only. */
+  async function present(commits: PageCommit[], role: Role): Promise<HistoryEntry[]> {
+    const users = await usersByEmail(commits.map((c) => c.authorEmail));
+    const showEmail = atLeast(role, 'admin');
     return commits.map((c) => {
-      const userId = ids.get(c.authorEmail);
+      const user = users.get(c.authorEmail);
       return {
         commit: c.commit,
-        author: { name: c.authorName, email: c.authorEmail, ...(userId ? { user_id: userId } : {}) },
+        author: {
+          name: c.authorName,
+          ...(user ? { user_id: user.id, handle: user.handle } : {}),
+          ...(showEmail ? { email: c.authorEmail } : {}),
+        },
         message: c.message,
         created_at: c.createdAt,
         path_at_commit: c.path,
@@ -161,7 +183,7 @@ export function createPageHistory(deps: HistoryDeps) {
       if (commits.length === 0 && !input.cursor && !(await new WorkspaceFiles(at.root).exists(at.path))) {
         throw notFound('Page');
       }
-      return { data: await present(commits), next_cursor: next ? encodeCursor(next) : null };
+      return { data: await present(commits, at.role), next_cursor: next ? encodeCursor(next) : null };
     },
 
     /** `GET …/history/:commit`: the page's Markdown (frontmatter and body) at a commit. */
@@ -222,7 +244,7 @@ export function createPageHistory(deps: HistoryDeps) {
           found.push({ ...d, change: 'deleted', restore: d.parent });
         }
       }
-      const entries = await present(found);
+      const entries = await present(found, access.role);
       return {
         data: entries.map((e, i) => ({
           ...e,

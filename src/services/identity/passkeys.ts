@@ -26,6 +26,9 @@ const webauthn = () => import('@simplewebauthn/server');
 /** A begun ceremony must finish within this time; its challenge works once. */
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 
+/** Marks a sign-in challenge begun for an email no account has. */
+const NO_ACCOUNT = 'no-account:';
+
 const passkeyName = z.string().trim().min(1, 'Name is required').max(100);
 
 /** The browser's answer (`@simplewebauthn/browser`'s JSON), checked in depth by the library. */
@@ -250,39 +253,26 @@ export function createPasskeys(deps: PasskeyDeps) {
     },
 
     /**
-     * Options for `navigator.credentials.get()`. Without an email the authenticator
-     * offers its discoverable credentials; with one, that account's passkeys are listed
-     * (an unknown email gets the same empty list, so the answer does not tell accounts apart).
+     * Options for `navigator.credentials.get()`: always a discoverable challenge with no
+     * `allowCredentials`, so the answer is the same whether or not an email hint names an
+     * account (listing its passkeys would tell accounts apart). A hint still narrows the
+     * sign-in: the challenge then accepts only that account's passkeys, and one for an
+     * unknown email accepts none, so finishing tells nothing either.
      */
     async loginBegin(input: z.infer<typeof passkeyLoginBeginInput>) {
       requireEnabled();
       let userId: string | null = null;
-      let allow: { id: string; transports: AuthenticatorTransport[] }[] = [];
       if (input.email) {
         const user = await db
           .selectFrom('users')
           .select('id')
           .where('email', '=', normalizeEmail(input.email))
           .executeTakeFirst();
-        if (user) {
-          userId = user.id;
-          const rows = await db
-            .selectFrom('passkey_credentials')
-            .select(['credential_id', 'transports'])
-            .where('user_id', '=', user.id)
-            .execute();
-          allow = rows.map((r) => ({
-            id: r.credential_id,
-            transports: JSON.parse(r.transports) as AuthenticatorTransport[],
-          }));
-        }
+        // No user id has this form, so no stored passkey matches it.
+        userId = user?.id ?? `${NO_ACCOUNT}${ulid()}`;
       }
       const { generateAuthenticationOptions } = await webauthn();
-      const options = await generateAuthenticationOptions({
-        rpID,
-        allowCredentials: allow,
-        userVerification: 'required',
-      });
+      const options = await generateAuthenticationOptions({ rpID, userVerification: 'required' });
       await saveChallenge(options.challenge, 'login', userId);
       return options;
     },

@@ -6,10 +6,11 @@ import { CAN } from '../../domain/policy.js';
 import { parseInput } from '../../domain/validate.js';
 import { notFound } from '../../errors.js';
 import { relativeHref } from '../../render/links.js';
-import { themeCss } from '../../render/themes.js';
+import { themeCss, themeFavicon, type ThemeName } from '../../render/themes.js';
 import type { AccessService } from '../access.js';
 import { folderOfPath, type Linker, type SiteFolder } from './site/nav.js';
 import type { SiteContext } from './site/context.js';
+import type { SiteSource } from './site/source.js';
 import { encodePath, type Chrome, type SiteRenderer } from './site/render.js';
 import { LIVE_VERSION_SLUG } from './versions.js';
 
@@ -18,6 +19,13 @@ export const exportInput = z.object({ version: z.string().trim().min(1).max(200)
 
 /** Where the theme's stylesheet sits inside the ZIP. */
 export const EXPORT_CSS = '_assets/theme.css';
+
+/**
+ * Where the site's icon sits inside the ZIP, as on the live site: the workspace's favicon
+ * upload (`favicon.svg`, `.png` or `.ico`) when it has one, else the theme's own icon.
+ */
+export const exportIconOf = (favicon: string | null, theme: ThemeName): string =>
+  favicon ? `_assets/${favicon}` : `_assets/favicon-${theme}.svg`;
 
 /** The ZIP file of a page: its path with `.html` (`guides/index.md` → `guides/index.html`). */
 export const exportFileOf = (pagePath: string): string => pagePath.replace(/\.md$/i, '.html');
@@ -40,9 +48,10 @@ export function exportLinker(fromFile: string): Linker {
   };
 }
 
-/** One file of the export: its bytes, or an upload copied in while the ZIP is written. */
+/** One file of the export: its bytes, or an upload of `source` copied in while the ZIP is written. */
 type ExportFile =
-  { name: string; data: Buffer; mtime?: string } | { name: string; upload: string; size: number };
+  | { name: string; data: Buffer; mtime?: string }
+  | { name: string; upload: string; size: number; source: SiteSource };
 
 /** What an export holds, before any of it is compressed. */
 export interface ExportSummary {
@@ -58,14 +67,18 @@ export interface ExportSummary {
 /**
  * The static export (SPEC.md 4.5): every published page as a standalone HTML file at its
  * path, an `index.html` for every folder (a generated list where there is no index page),
- * the theme's CSS and the uploads the pages reference. The ZIP is streamed while it is
+ * the theme's CSS, the site's icon and the uploads the pages reference. The ZIP is streamed while it is
  * built (yazl), never written to a temporary file.
  */
 export function createExport(deps: { access: AccessService; context: SiteContext; renderer: SiteRenderer }) {
-  /** No search, versions or consent form: the export is static files with nothing to call. */
-  const chrome = (file: string, base: Omit<Chrome, 'basePath'>): Chrome => ({
+  /**
+   * No search, versions or consent form: the export is static files with nothing to call.
+   * The stylesheet and the icon are linked relatively, so the pages work opened from disk.
+   */
+  const chrome = (file: string, icon: string, base: Omit<Chrome, 'basePath'>): Chrome => ({
     ...base,
     cssHref: encodePath(relativeHref(file, EXPORT_CSS)),
+    iconHref: encodePath(relativeHref(file, icon)),
     basePath: encodePath(relativeHref(file, 'index.html')),
   });
 
@@ -93,6 +106,11 @@ export function createExport(deps: { access: AccessService; context: SiteContext
       theme: settings.theme,
     };
 
+    // The live site's icon serves every version too; a favicon gone since the check is the theme's.
+    const favicon = state.favicon ? await state.live.openUpload(state.favicon) : null;
+    favicon?.stream.destroy();
+    const icon = exportIconOf(favicon ? state.favicon : null, settings.theme);
+
     const files: ExportFile[] = [];
     const add = (name: string, html: string, mtime?: string) =>
       files.push({ name, data: Buffer.from(html, 'utf8'), ...(mtime ? { mtime } : {}) });
@@ -101,28 +119,31 @@ export function createExport(deps: { access: AccessService; context: SiteContext
       const file = exportFileOf(page.path);
       add(
         file,
-        await deps.renderer.pageDocument(source, page, body, exportLinker(file), chrome(file, base)),
+        await deps.renderer.pageDocument(source, page, body, exportLinker(file), chrome(file, icon, base)),
         page.updatedAt,
       );
     }
     const generated = (folder: SiteFolder) => {
       if (!folder.index) {
         const file = folderFileOf(folder.path);
-        add(file, deps.renderer.folderDocument(source, folder, exportLinker(file), chrome(file, base)));
+        add(file, deps.renderer.folderDocument(source, folder, exportLinker(file), chrome(file, icon, base)));
       }
       for (const entry of folder.entries) if (entry.kind === 'folder') generated(entry.folder);
     };
     generated(source.map.root);
     add(EXPORT_CSS, themeCss(settings.theme));
+    if (favicon && state.favicon) {
+      files.push({ name: icon, upload: state.favicon, size: favicon.size, source: state.live });
+    } else add(icon, themeFavicon(settings.theme));
     for (const name of [...(await source.referencedUploads())].sort()) {
       const upload = await source.openUpload(name);
       if (!upload) continue;
       upload.stream.destroy();
-      files.push({ name: `uploads/${name}`, upload: name, size: upload.size });
+      files.push({ name: `uploads/${name}`, upload: name, size: upload.size, source });
     }
 
     const name = version ? `${workspace.slug}-${version.slug}` : workspace.slug;
-    return { workspace, source, files, pageCount: bodies.length, filename: `${name}-site.zip` };
+    return { workspace, files, pageCount: bodies.length, filename: `${name}-site.zip` };
   }
 
   return {
@@ -137,7 +158,7 @@ export function createExport(deps: { access: AccessService; context: SiteContext
       workspaceId: string,
       input: unknown = {},
     ): Promise<{ filename: string; stream: Readable }> {
-      const { source, files, filename } = await collect(actor, workspaceId, input);
+      const { files, filename } = await collect(actor, workspaceId, input);
       const zip = new ZipFile();
       for (const file of files) {
         if ('data' in file) {
@@ -145,7 +166,7 @@ export function createExport(deps: { access: AccessService; context: SiteContext
           continue;
         }
         zip.addReadStreamLazy(file.name, (done) => {
-          source.openUpload(file.upload).then(
+          file.source.openUpload(file.upload).then(
             (upload) =>
               upload
                 ? done(null, upload.stream)

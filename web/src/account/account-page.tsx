@@ -10,11 +10,13 @@ import { PasskeysSection } from './passkeys-section';
 import { PasswordSection } from './password-section';
 import { ProfileSection } from './profile-section';
 import { SessionsSection } from './sessions-section';
+import { WorkspaceSettingsSection } from './workspace-settings-section';
 import { YourDataSection } from './your-data-section';
 
 /**
- * `/settings/account`: who is signed in and how: first steps for a new account, the
- * profile, the password, sessions, API keys, passkeys and linked sign-in providers.
+ * `/settings/account` (and `/settings`): who is signed in and how: first steps for a new
+ * account, the profile, links to the settings of the workspaces the user administers, the
+ * password, sessions, API keys, passkeys and linked sign-in providers.
  */
 export function AccountPage() {
   const me = useMe();
@@ -41,6 +43,7 @@ export function AccountPage() {
         </p>
         <OnboardingChecklist />
         <ProfileSection />
+        <WorkspaceSettingsSection />
         <PasswordSection />
         <SessionsSection />
         <ApiKeysSection />

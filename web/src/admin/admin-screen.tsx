@@ -78,6 +78,9 @@ export default function AdminScreen() {
         </Link>
         <span className="spacer" />
         <span className="topbar-title">{workspace.name}</span>
+        <Link to="/settings/account" className="button ghost">
+          Account
+        </Link>
       </header>
       <div className="admin-body">
         <nav className="admin-nav" aria-label="Workspace administration">

@@ -4,7 +4,8 @@ import type { List, Page } from '../api/types';
 /** One commit of a page's history (GET /api/v1/workspaces/:id/history). */
 export interface Revision {
   commit: string;
-  author: { name: string; email: string; user_id?: string };
+  /** `email` only for the workspace's admins. */
+  author: { name: string; user_id?: string; handle?: string; email?: string };
   message: string;
   created_at: string;
   path_at_commit: string;
