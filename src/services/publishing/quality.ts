@@ -4,7 +4,8 @@ import type { Actor } from '../../domain/actor.js';
 import { readPageMeta } from '../../domain/frontmatter.js';
 import { CAN } from '../../domain/policy.js';
 import type { QualityIssue, QualityIssueType } from '../../render/quality.js';
-import type { RenderPool } from '../../render/render-pool.js';
+import { RenderTimeoutError, type RenderPool } from '../../render/render-pool.js';
+import { AppError } from '../../errors.js';
 import type { Store } from '../../store/database.js';
 import * as pagesTable from '../../store/repositories/pages.js';
 import type { AccessService } from '../access.js';
@@ -93,7 +94,13 @@ export function createQuality(deps: {
       for (let i = 0; i < rows.length; i += READ_CONCURRENCY) {
         inputs.push(...(await Promise.all(rows.slice(i, i + READ_CONCURRENCY).map(read))));
       }
-      const result = await deps.pool.analyseQuality(inputs);
+      const result = await deps.pool.analyseQuality(inputs).catch((err: unknown) => {
+        if (!(err instanceof RenderTimeoutError)) throw err;
+        throw new AppError(
+          'SERVICE_UNAVAILABLE',
+          `The quality checks took longer than ${err.timeoutMs / 1000} s and were stopped`,
+        );
+      });
       const byPath = new Map(rows.map((r) => [r.path, r]));
       return {
         score: result.score,
