@@ -10,6 +10,9 @@ const scalarLine = (key: string) =>
     'm',
   );
 
+/** Patches of more keys than this are applied through the YAML document in one pass. */
+const MAX_LINE_EDITS = 32;
+
 const isScalar = (v: unknown) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
 
 /** A scalar as YAML on one line, quoted only when YAML needs it. */
@@ -41,8 +44,15 @@ export function patchFrontmatterText(text: string, patch: Record<string, unknown
   // patch of many keys cost its length times the YAML's.
   const structured = new Map<string, unknown>();
 
+  // Line edits cost a search of the YAML and a serialisation per key: fine for the few keys
+  // an edit changes, not for a patch of hundreds, which goes through the document at once.
+  const lineEdits = Object.keys(patch).length <= MAX_LINE_EDITS;
   for (const [key, value] of Object.entries(patch)) {
     if (value === undefined || key === '__proto__') continue;
+    if (!lineEdits) {
+      if (JSON.stringify(current[key]) !== JSON.stringify(value)) structured.set(key, value);
+      continue;
+    }
     if (JSON.stringify(current[key]) === JSON.stringify(value)) continue;
     const line = scalarLine(key).exec(yaml);
     const simple = line !== null && isScalar(current[key]);
