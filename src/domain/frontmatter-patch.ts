@@ -10,6 +10,9 @@ const scalarLine = (key: string) =>
     'm',
   );
 
+/** Patches of more keys than this are applied through the YAML document in one pass. */
+const MAX_LINE_EDITS = 32;
+
 const isScalar = (v: unknown) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
 
 /** A scalar as YAML on one line, quoted only when YAML needs it. */
@@ -35,16 +38,27 @@ export function patchFrontmatterText(text: string, patch: Record<string, unknown
   if (!close) return null;
   let yaml = src.slice(open[0].length, close.index);
   const eol = /\r\n/.test(open[0] + yaml) ? '\r\n' : '\n';
-  const current = (parseDocument(yaml).toJS() ?? {}) as Record<string, unknown>;
+  // The file was read through `parsePageFile`, which checked its keys and size already.
+  const current = (parseDocument(yaml, { uniqueKeys: false }).toJS() ?? {}) as Record<string, unknown>;
+  // Values the document model must write, applied in one pass: one parse per key made a
+  // patch of many keys cost its length times the YAML's.
+  const structured = new Map<string, unknown>();
 
+  // Line edits cost a search of the YAML and a serialisation per key: fine for the few keys
+  // an edit changes, not for a patch of hundreds, which goes through the document at once.
+  const lineEdits = Object.keys(patch).length <= MAX_LINE_EDITS;
   for (const [key, value] of Object.entries(patch)) {
     if (value === undefined || key === '__proto__') continue;
+    if (!lineEdits) {
+      if (JSON.stringify(current[key]) !== JSON.stringify(value)) structured.set(key, value);
+      continue;
+    }
     if (JSON.stringify(current[key]) === JSON.stringify(value)) continue;
     const line = scalarLine(key).exec(yaml);
     const simple = line !== null && isScalar(current[key]);
     if (value === null) {
       if (simple) yaml = yaml.slice(0, line.index) + yaml.slice(line.index + line[0].length + 1);
-      else yaml = viaDocument(yaml, key, null, eol);
+      else structured.set(key, null);
     } else if (simple && isScalar(value)) {
       yaml =
         yaml.slice(0, line.index) +
@@ -56,15 +70,18 @@ export function patchFrontmatterText(text: string, patch: Record<string, unknown
     } else if (!(key in current) && isScalar(value)) {
       yaml += `${key}: ${inline(value)}${eol}`;
     } else {
-      yaml = viaDocument(yaml, key, value, eol);
+      structured.set(key, value);
     }
   }
+  if (structured.size > 0) yaml = viaDocument(yaml, structured, eol);
   return bom + src.slice(0, open[0].length) + yaml + src.slice(close.index);
 }
 
-function viaDocument(yaml: string, key: string, value: unknown, eol: string): string {
-  const doc = parseDocument(yaml.replace(/\r\n/g, '\n'));
-  if (value === null) doc.delete(key);
-  else doc.set(key, value);
+function viaDocument(yaml: string, changes: Map<string, unknown>, eol: string): string {
+  const doc = parseDocument(yaml.replace(/\r\n/g, '\n'), { uniqueKeys: false });
+  for (const [key, value] of changes) {
+    if (value === null) doc.delete(key);
+    else doc.set(key, value);
+  }
   return doc.toString({ lineWidth: 0 }).replace(/\n/g, eol);
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { parseDocument, stringify } from 'yaml';
+import { isMap, isPair, isScalar, parseDocument, stringify, visit } from 'yaml';
 
 /** The result of splitting a page file. `error` is set (and `frontmatter` is `{}`) when the YAML is invalid. */
 export interface ParsedPageFile {
@@ -43,10 +43,18 @@ export function parsePageFile(text: string): ParsedPageFile {
   if (!close) return { frontmatter: {}, body: src };
   const yamlText = src.slice(open[0].length, close.index);
   const body = src.slice(close.index + close[0].length).replace(/^\r?\n/, '');
+  // Checked before any YAML work: the parser's cost grows with the text, so a file from git
+  // with an oversized block is refused unread, like invalid YAML.
+  if (Buffer.byteLength(yamlText, 'utf8') > MAX_FRONTMATTER_BYTES) {
+    return { frontmatter: {}, body, error: FRONTMATTER_LIMITS_MESSAGE };
+  }
   try {
-    // YAML 1.2 core schema: dates stay strings, `yes`/`no` stay strings.
-    const doc = parseDocument(yamlText, { prettyErrors: true, uniqueKeys: true });
+    // YAML 1.2 core schema: dates stay strings, `yes`/`no` stay strings. The library's own
+    // duplicate-key check compares every key with every other; `keyProblem` is linear.
+    const doc = parseDocument(yamlText, { prettyErrors: true, uniqueKeys: false });
     if (doc.errors.length > 0) return { frontmatter: {}, body, error: firstLine(doc.errors[0]?.message) };
+    const problem = keyProblem(doc);
+    if (problem) return { frontmatter: {}, body, error: problem };
     const value: unknown = doc.toJS({ maxAliasCount: 100 });
     if (value === null || value === undefined) return { frontmatter: {}, body };
     if (typeof value !== 'object' || Array.isArray(value)) {
@@ -58,6 +66,81 @@ export function parsePageFile(text: string): ParsedPageFile {
   } catch (err) {
     return { frontmatter: {}, body, error: firstLine((err as Error).message) };
   }
+}
+
+/**
+ * Most bytes of YAML a page's frontmatter may hold. Real frontmatter is well under a
+ * kilobyte. The YAML parser is linear but not fast: 16 KB of its costliest shapes (long
+ * flow lists, many short keys) takes it about 25 ms, where 64 KB took up to 100 ms, so
+ * this bound keeps every read and write of a page far from stalling the event loop.
+ */
+export const MAX_FRONTMATTER_BYTES = 16 * 1024;
+
+/** Most keys a page's frontmatter may hold, counted at every level of nesting. */
+export const MAX_FRONTMATTER_KEYS = 1_000;
+
+/** The message of every refusal of oversized frontmatter, on write and on read. */
+export const FRONTMATTER_LIMITS_MESSAGE =
+  `Frontmatter may hold at most ${MAX_FRONTMATTER_KEYS.toLocaleString('en')} keys ` +
+  `and ${MAX_FRONTMATTER_BYTES / 1024} KB of YAML`;
+
+/**
+ * A parsed document's first problem with its keys: more than {@link MAX_FRONTMATTER_KEYS}
+ * in all, or one repeated in a mapping. One visit of the document, one set per mapping.
+ */
+function keyProblem(doc: ReturnType<typeof parseDocument>): string | null {
+  let keys = 0;
+  let problem: string | null = null;
+  visit(doc, {
+    Map(_key, map) {
+      if (!isMap(map)) return undefined;
+      keys += map.items.length;
+      if (keys > MAX_FRONTMATTER_KEYS) {
+        problem = FRONTMATTER_LIMITS_MESSAGE;
+        return visit.BREAK;
+      }
+      const seen = new Set<unknown>();
+      for (const pair of map.items) {
+        if (!isPair(pair)) continue;
+        const id = isScalar(pair.key) ? pair.key.value : pair.key;
+        if (seen.has(id)) {
+          problem = firstLine(`Map keys must be unique: ${String(id)}`);
+          return visit.BREAK;
+        }
+        seen.add(id);
+      }
+      return undefined;
+    },
+  });
+  return problem;
+}
+
+/**
+ * Whether frontmatter about to be written exceeds {@link MAX_FRONTMATTER_KEYS} (counted at
+ * every level) or {@link MAX_FRONTMATTER_BYTES} of YAML. Keys are counted first, stopping
+ * at the limit, so an oversized object is refused before any YAML is produced.
+ */
+export function exceedsFrontmatterLimits(fm: Record<string, unknown>): boolean {
+  if (countsMoreKeysThan(fm, MAX_FRONTMATTER_KEYS)) return true;
+  // JSON is produced natively and is never much longer than the YAML of the same value,
+  // so text this long cannot fit: refused before the (slower) YAML serialiser sees it.
+  if (JSON.stringify(fm).length > 4 * MAX_FRONTMATTER_BYTES) return true;
+  const yamlText = Object.keys(fm).length === 0 ? '' : stringify(canonicalFrontmatter(fm), { lineWidth: 0 });
+  return Buffer.byteLength(yamlText, 'utf8') > MAX_FRONTMATTER_BYTES;
+}
+
+/** Whether the mappings in `value` hold more than `max` keys in all; iterative and stops early. */
+export function countsMoreKeysThan(value: unknown, max: number): boolean {
+  let keys = 0;
+  const pending: unknown[] = [value];
+  for (let item = pending.pop(); pending.length > 0 || item !== undefined; item = pending.pop()) {
+    if (item === null || typeof item !== 'object') continue;
+    const children = Object.values(item);
+    if (!Array.isArray(item)) keys += children.length;
+    if (keys > max) return true;
+    for (const child of children) pending.push(child);
+  }
+  return false;
 }
 
 function firstLine(message: string | undefined): string {

@@ -53,10 +53,17 @@ export function slugify(text: string): string {
   return slug || 'section';
 }
 
-/** Returns a slug not yet in `taken` (`intro`, `intro-1`, …) and records it, like markdown-it-anchor. */
-export function uniqueSlug(slug: string, taken: Set<string>): string {
+/**
+ * Returns a slug not yet in `taken` (`intro`, `intro-1`, …) and records it, like
+ * markdown-it-anchor. `next` remembers where each slug's search for a free suffix ended
+ * (`taken` only grows), so n equal headings cost n steps rather than n²/2.
+ */
+export function uniqueSlug(slug: string, taken: Set<string>, next = new Map<string, number>()): string {
   let candidate = slug;
-  for (let i = 1; taken.has(candidate); i++) candidate = `${slug}-${i}`;
+  let i = next.get(slug) ?? 1;
+  if (taken.has(candidate))
+    for (candidate = `${slug}-${i}`; taken.has(candidate);) candidate = `${slug}-${++i}`;
+  if (candidate !== slug) next.set(slug, i + 1);
   taken.add(candidate);
   return candidate;
 }
@@ -199,6 +206,7 @@ export function plainHeadingText(source: string): string {
  */
 export function extractHeadingIds(body: string): string[] {
   const taken = new Set<string>();
+  const suffixes = new Map<string, number>();
   const lines = maskCode(body, false).split('\n');
   const ids: string[] = [];
   lines.forEach((line, i) => {
@@ -213,7 +221,7 @@ export function extractHeadingIds(body: string): string[] {
       !/^\s*[-*+>]/.test(line)
     )
       text = line;
-    if (text !== null) ids.push(uniqueSlug(slugify(plainHeadingText(text)), taken));
+    if (text !== null) ids.push(uniqueSlug(slugify(plainHeadingText(text)), taken, suffixes));
   });
   return ids;
 }

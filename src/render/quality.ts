@@ -171,7 +171,11 @@ function syllables(word: string): number {
  * and clamped to 0–100. Text without words scores 0.
  */
 export function fleschReadingEase(text: string): number {
-  const plain = markdownToPlainText(text);
+  return fleschOfPlainText(markdownToPlainText(text));
+}
+
+/** {@link fleschReadingEase} of text already stripped by {@link markdownToPlainText}. */
+function fleschOfPlainText(plain: string): number {
   const words = plain.match(WORD_RE) ?? [];
   if (words.length === 0) return 0;
   const sentences = Math.max(1, plain.match(/[.!?]+(?=["')\]]?(?:\s|$))/g)?.length ?? 0);
@@ -257,7 +261,7 @@ export function analysePage(input: PageQualityInput): PageQualityReport {
   return {
     path,
     wordCount,
-    readability: fleschReadingEase(body),
+    readability: fleschOfPlainText(plain),
     score: pageScore(issues),
     issues,
     linksTo: [...linksTo],

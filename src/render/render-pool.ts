@@ -1,6 +1,7 @@
 /**
- * A pool of worker threads that render Markdown, so a large or hostile page renders
- * beside the server's event loop instead of on it: `/api/health`, the API and cached
+ * A pool of worker threads that render Markdown (and do the other work whose cost grows
+ * with what writers send: the published Markdown's link rewriting and the quality
+ * checks), so a large or hostile page is handled beside the server's event loop instead of on it: `/api/health`, the API and cached
  * site pages keep answering while a page renders. Each render has a time budget; a
  * worker still busy when it runs out is stopped (synchronous code cannot be interrupted
  * any other way) and a fresh one takes its place.
@@ -17,17 +18,23 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { DeferredPage } from './deferred-links.js';
+import type { MarkdownLinkTable } from './published-markdown.js';
+import type { WorkspacePageInput, WorkspaceQualityReport } from './quality.js';
 
 /** A message to a worker. */
 export type RenderJob =
   | { id: number; kind: 'page'; body: string; pagePath: string }
-  | { id: number; kind: 'comment'; body: string };
+  | { id: number; kind: 'comment'; body: string }
+  | { id: number; kind: 'markdown'; table: MarkdownLinkTable; pages: Array<{ path: string; body: string }> }
+  | { id: number; kind: 'quality'; pages: WorkspacePageInput[] };
 
 /** A worker's answer to one {@link RenderJob}. */
 export type RenderReply =
   | { id: 0; ready: true }
   | { id: number; ok: true; deferred: DeferredPage }
   | { id: number; ok: true; html: string }
+  | { id: number; ok: true; markdown: string[] }
+  | { id: number; ok: true; quality: WorkspaceQualityReport }
   | { id: number; ok: false; message: string };
 
 /** Thrown when a render did not finish within the pool's time budget. */
@@ -54,6 +61,13 @@ export interface RenderPool {
   renderPage(body: string, pagePath: string): Promise<DeferredPage>;
   /** A comment body as sanitised HTML (see `renderCommentBody`). */
   renderComment(body: string): Promise<string>;
+  /** Page bodies with their links made absolute (see `rewritePublishedMarkdown`), in order. */
+  publishedMarkdown(
+    table: MarkdownLinkTable,
+    pages: Array<{ path: string; body: string }>,
+  ): Promise<string[]>;
+  /** The quality checks of a workspace's pages (see `analyseWorkspace`). */
+  analyseQuality(pages: WorkspacePageInput[]): Promise<WorkspaceQualityReport>;
   /** Stops every worker; renders in progress or queued fail. */
   close(): Promise<void>;
 }
@@ -205,6 +219,18 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
       const reply = unwrap(await submit({ id: nextId++, kind: 'comment', body }));
       if (!('html' in reply)) throw new Error('render worker answered a comment with a page');
       return reply.html;
+    },
+
+    async publishedMarkdown(table, pages) {
+      const reply = unwrap(await submit({ id: nextId++, kind: 'markdown', table, pages }));
+      if (!('markdown' in reply)) throw new Error('render worker answered Markdown with something else');
+      return reply.markdown;
+    },
+
+    async analyseQuality(pages) {
+      const reply = unwrap(await submit({ id: nextId++, kind: 'quality', pages }));
+      if (!('quality' in reply)) throw new Error('render worker answered quality with something else');
+      return reply.quality;
     },
 
     async close() {

@@ -1,17 +1,26 @@
 /**
  * A render worker thread (see render-pool.ts): renders page bodies with their links
- * deferred, and comment bodies, one message at a time. It holds no site state, so any
+ * deferred and comment bodies, rewrites published Markdown and runs the quality checks,
+ * one message at a time. It holds no site state, so any
  * worker can render any page.
  */
 import { parentPort } from 'node:worker_threads';
 import { deferredLinkContext } from './deferred-links.js';
 import { createRenderer, renderCommentBody } from './markdown.js';
+import { prepareLinkTable, rewritePublishedMarkdown } from './published-markdown.js';
+import { analyseWorkspace } from './quality.js';
 import type { RenderJob, RenderReply } from './render-pool.js';
 
 const renderer = createRenderer();
 
 function run(job: RenderJob): RenderReply {
   if (job.kind === 'comment') return { id: job.id, ok: true, html: renderCommentBody(job.body) };
+  if (job.kind === 'quality') return { id: job.id, ok: true, quality: analyseWorkspace(job.pages) };
+  if (job.kind === 'markdown') {
+    const links = prepareLinkTable(job.table);
+    const markdown = job.pages.map((p) => rewritePublishedMarkdown(p.body, p.path, links));
+    return { id: job.id, ok: true, markdown };
+  }
   const deferred = deferredLinkContext(job.pagePath);
   return { id: job.id, ok: true, deferred: deferred.finish(renderer.render(job.body, deferred.ctx)) };
 }

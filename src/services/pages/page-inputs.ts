@@ -3,7 +3,13 @@
  * routes and the MCP tools; the descriptions are written for API readers and models.
  */
 import { z } from 'zod';
-import { MAX_FRONTMATTER_DEPTH, nestsDeeperThan } from '../../domain/frontmatter.js';
+import {
+  FRONTMATTER_LIMITS_MESSAGE,
+  MAX_FRONTMATTER_DEPTH,
+  MAX_FRONTMATTER_KEYS,
+  countsMoreKeysThan,
+  nestsDeeperThan,
+} from '../../domain/frontmatter.js';
 
 const tags = z.array(z.string().trim().min(1, 'Tags must not be empty').max(100)).max(100);
 
@@ -63,6 +69,11 @@ export const frontmatterPatch = z
     order: z.number().int().min(-2_147_483_647).max(2_147_483_647).nullable().optional(),
   })
   .catchall(z.unknown())
+  // Before the depth check and any YAML work: a patch with too many keys is refused at once.
+  .refine((fm) => !countsMoreKeysThan(fm, MAX_FRONTMATTER_KEYS), {
+    message: FRONTMATTER_LIMITS_MESSAGE,
+    abort: true,
+  })
   .refine((fm) => !nestsDeeperThan(fm, MAX_FRONTMATTER_DEPTH), {
     message: `Frontmatter must not nest more than ${MAX_FRONTMATTER_DEPTH} levels deep`,
   });

@@ -4,7 +4,11 @@ import type { Actor } from '../../domain/actor.js';
 import {
   canonicalFrontmatter,
   contentHash,
+  exceedsFrontmatterLimits,
+  FRONTMATTER_LIMITS_MESSAGE,
   frontmatterHash,
+  MAX_FRONTMATTER_BYTES,
+  MAX_FRONTMATTER_KEYS,
   parsePageFile,
 } from '../../domain/frontmatter.js';
 import { patchFrontmatterText } from '../../domain/frontmatter-patch.js';
@@ -356,6 +360,13 @@ function lastGood(row: PageRow): Record<string, unknown> {
   };
 }
 
+/** The 400 for frontmatter over the limits, naming them in its message and details. */
+function frontmatterTooLarge(): AppError {
+  return new AppError('VALIDATION_ERROR', FRONTMATTER_LIMITS_MESSAGE, {
+    details: { field: 'frontmatter', max_keys: MAX_FRONTMATTER_KEYS, max_bytes: MAX_FRONTMATTER_BYTES },
+  });
+}
+
 /** `base` with `patch` applied: `null` removes a key; `id` stays the row's (absent for a new page). */
 export function mergeFrontmatter(
   row: PageRow | undefined,
@@ -376,5 +387,6 @@ export function mergeFrontmatter(
   }
   if (row) merged.id = row.id;
   else delete merged.id;
+  if (exceedsFrontmatterLimits(merged)) throw frontmatterTooLarge();
   return merged;
 }

@@ -90,7 +90,7 @@ export function createSiteServices(deps: SiteServicesDeps) {
     customDomains,
     exports: createExport({ access, context, renderer }),
     preview: createPreview({ access, context, renderer }),
-    quality: createQuality({ store, access, dataDir }),
+    quality: createQuality({ store, access, dataDir, pool: renderPool }),
     publishing: createPublishing({
       ...{ store, clock, access, events: deps.events },
       ...{ pages: deps.pages, settings: deps.settings },

@@ -3,7 +3,9 @@ import { WorkspaceFiles } from '../../content/workspace-files.js';
 import type { Actor } from '../../domain/actor.js';
 import { readPageMeta } from '../../domain/frontmatter.js';
 import { CAN } from '../../domain/policy.js';
-import { analyseWorkspace, type QualityIssue, type QualityIssueType } from '../../render/quality.js';
+import type { QualityIssue, QualityIssueType } from '../../render/quality.js';
+import { RenderTimeoutError, type RenderPool } from '../../render/render-pool.js';
+import { AppError } from '../../errors.js';
 import type { Store } from '../../store/database.js';
 import * as pagesTable from '../../store/repositories/pages.js';
 import type { AccessService } from '../access.js';
@@ -60,9 +62,16 @@ const READ_CONCURRENCY = 16;
  * Documentation quality of a workspace for its admins (and the MCP `quality_scan`):
  * readability, dead links and missing anchors, missing titles and descriptions, empty or
  * short pages, images without alt text and orphan pages, over every page (drafts
- * included: that is where fixes are cheapest), read from the files themselves.
+ * included: that is where fixes are cheapest), read from the files themselves. The checks
+ * run in a render worker under its time budget, never on the event loop.
  */
-export function createQuality(deps: { store: Store; access: AccessService; dataDir: string }) {
+export function createQuality(deps: {
+  store: Store;
+  access: AccessService;
+  dataDir: string;
+  /** The checks run in the render workers: their cost grows with the pages' text. */
+  pool: Pick<RenderPool, 'analyseQuality'>;
+}) {
   const db = deps.store.db;
 
   return {
@@ -85,7 +94,13 @@ export function createQuality(deps: { store: Store; access: AccessService; dataD
       for (let i = 0; i < rows.length; i += READ_CONCURRENCY) {
         inputs.push(...(await Promise.all(rows.slice(i, i + READ_CONCURRENCY).map(read))));
       }
-      const result = analyseWorkspace(inputs);
+      const result = await deps.pool.analyseQuality(inputs).catch((err: unknown) => {
+        if (!(err instanceof RenderTimeoutError)) throw err;
+        throw new AppError(
+          'SERVICE_UNAVAILABLE',
+          `The quality checks took longer than ${err.timeoutMs / 1000} s and were stopped`,
+        );
+      });
       const byPath = new Map(rows.map((r) => [r.path, r]));
       return {
         score: result.score,

@@ -4,9 +4,9 @@
  * and the full Markdown of every page in one file). Pure text builders over a source.
  */
 import { escapeHtml } from '../../../render/escape.js';
-import { oneLine, publishedMarkdownParts } from './markdown.js';
+import { encodePath } from '../../../render/published-markdown.js';
+import { oneLine } from './markdown.js';
 import type { Linker, SiteFolder, SitePage } from './nav.js';
-import { encodePath } from './render.js';
 import type { SiteSource } from './source.js';
 
 /** What every feed needs to know about the site. */
@@ -103,14 +103,14 @@ export function llmsTxt(source: SiteSource, site: FeedSite): string {
 }
 
 /**
- * llms-full.txt: every page's Markdown in reading order, each under its title and URL,
- * with its links resolved to absolute URLs (see site-markdown.ts).
+ * llms-full.txt: every page's Markdown in reading order, each under its title and URL.
+ * `bodies` are the pages' published Markdown bodies (links already made absolute, see
+ * markdown.ts), in the order of `source.pages`.
  */
-export async function llmsFullTxt(source: SiteSource, site: FeedSite): Promise<string> {
-  const parts = (await source.bodies()).map(({ page, body }) => {
-    const md = publishedMarkdownParts(source, page, body, site);
-    const description = md.description ? `> ${oneLine(md.description)}\n\n` : '';
-    return `# ${oneLine(md.title)}\n\nURL: ${pageUrl(site, page)}\n\n${description}${md.body}\n`;
+export function llmsFullTxt(source: SiteSource, site: FeedSite, bodies: readonly string[]): string {
+  const parts = source.pages.map((page, i) => {
+    const description = page.description ? `> ${oneLine(page.description)}\n\n` : '';
+    return `# ${oneLine(page.title)}\n\nURL: ${pageUrl(site, page)}\n\n${description}${bodies[i] ?? ''}\n`;
   });
   return `${header(site)}${parts.join('\n---\n\n')}`;
 }

@@ -2,75 +2,118 @@
  * A published page as Markdown for machines (llmstxt.org): `<page>.md` beside each HTML
  * page and the sections of llms-full.txt. The page's title heads it once (a leading `# `
  * of the body is that title, so it is not repeated), the description follows as a quote,
- * and every link is made to work outside the site: wikilinks become Markdown links to the
- * page's URL (or plain text when nothing is published there), relative links to pages
- * and uploads become absolute URLs.
+ * and every link is made to work outside the site (see `render/published-markdown.ts`).
+ *
+ * The link rewriting runs in the render workers under their time budget, and its result
+ * is cached by the page's revision (its content hash) and everything else it depends on,
+ * like the rendered HTML: a page is rewritten once per change, never on the event loop.
  */
-import { scanLinks, wikilinkTargetPath } from '../../../domain/link-syntax.js';
-import { isExternalHref, slugify } from '../../../render/links.js';
-import type { Linker, SitePage } from './nav.js';
-import { rewriteHref } from './render.js';
+import { LruCache } from '../../../lib/lru-cache.js';
+import type { MarkdownLinkTable } from '../../../render/published-markdown.js';
+import { RenderTimeoutError, type RenderPool } from '../../../render/render-pool.js';
+import type { SitePage } from './nav.js';
 import type { SiteSource } from './source.js';
 
-/** Where the Markdown is read: absolute URLs are the origin plus the linker's paths. */
+/** Where the Markdown is read: absolute URLs are `origin` plus hrefs under the source's `base`. */
 export interface MarkdownSite {
   origin: string;
-  linker: Linker;
+  /** The source's root href on the site (what its site linker is made from). */
+  base: string;
 }
 
-/** A page's Markdown in parts, for callers that put something between title and body. */
-export interface PublishedMarkdown {
-  title: string;
-  description: string;
-  body: string;
-}
+/** Bodies of at most about this many bytes share one worker job (a larger one goes alone). */
+const BATCH_CHARS = 2 * 1024 * 1024;
 
-const LEADING_H1 = /^\s*# [^\n]*(?:\n|$)/;
+/** Rewrites and caches published Markdown; build one per process, beside the site renderer. */
+export function createPublishedMarkdown(pool: RenderPool, maxCacheBytes = 32 * 1024 * 1024) {
+  const cache = new LruCache<string>(2_000, maxCacheBytes, (text) => text.length * 2 + 64);
+  /** Rewrites in progress by cache key, so concurrent requests for a page run it once. */
+  const inFlight = new Map<string, Promise<string>>();
 
-const absolute = (site: MarkdownSite, href: string): string =>
-  href.startsWith('/') && !href.startsWith('//') ? site.origin + href : href;
+  const keyOf = (source: SiteSource, page: SitePage, site: MarkdownSite): string =>
+    [page.contentHash, page.path, source.workspaceSlug, source.linkKey, site.base, site.origin].join(
+      '\u0000',
+    );
 
-/** The body with its links resolved (see the module comment) and its leading h1 dropped. */
-export function publishedMarkdownParts(
-  source: SiteSource,
-  page: SitePage,
-  body: string,
-  site: MarkdownSite,
-): PublishedMarkdown {
-  let out = body;
-  // Back to front, so earlier offsets stay valid.
-  for (const token of scanLinks(body).reverse()) {
-    let replacement: string | null = null;
-    let [start, end] = [token.index, token.index + token.raw.length];
-    if (token.kind === 'wikilink') {
-      if (token.embed) continue;
-      const label = (token.label ?? (token.target || token.anchor || '')).replace(/\.md$/i, '');
-      const fragment = token.anchor ? `#${slugify(token.anchor)}` : '';
-      const targetPath = token.target ? wikilinkTargetPath(token.target) : page.path;
-      const found = targetPath ? source.wikilinks.resolvePath(targetPath) : null;
-      replacement = found ? `[${label}](${absolute(site, site.linker.page(found))}${fragment})` : label;
-    } else {
-      if (!token.href || isExternalHref(token.href) || token.href.startsWith('#')) continue;
-      const href = rewriteHref(source, page, site.linker, token.href);
-      if (href === token.href) continue;
-      replacement = absolute(site, href);
-      [start, end] = [token.hrefStart, token.hrefEnd];
+  /** One worker job over `pages`; a job out of time leaves its bodies as written. */
+  async function rewrite(
+    table: MarkdownLinkTable,
+    pages: Array<{ path: string; body: string }>,
+  ): Promise<string[]> {
+    try {
+      return await pool.publishedMarkdown(table, pages);
+    } catch (err) {
+      if (!(err instanceof RenderTimeoutError)) throw err;
+      return pages.map((p) => p.body.trim());
     }
-    out = out.slice(0, start) + replacement + out.slice(end);
   }
-  return { title: page.title, description: page.description, body: out.replace(LEADING_H1, '').trim() };
+
+  /** The bodies of `pages` with their links rewritten and leading h1 dropped, in order. */
+  async function bodies(source: SiteSource, pages: SitePage[], site: MarkdownSite): Promise<string[]> {
+    const results: Array<Promise<string>> = [];
+    const missing: Array<{ page: SitePage; key: string; index: number }> = [];
+    pages.forEach((page, index) => {
+      const key = keyOf(source, page, site);
+      const known = cache.get(key);
+      const running = known === undefined ? inFlight.get(key) : undefined;
+      results[index] = known !== undefined ? Promise.resolve(known) : (running ?? Promise.resolve(''));
+      if (known === undefined && !running) missing.push({ page, key, index });
+    });
+    if (missing.length > 0) {
+      const table: MarkdownLinkTable = {
+        pages: source.pages.map((p) => ({ path: p.path, title: p.title })),
+        base: site.base,
+        origin: site.origin,
+        workspaceSlug: source.workspaceSlug,
+      };
+      let batch: Array<{ key: string; index: number; path: string; body: string }> = [];
+      let chars = 0;
+      const flush = () => {
+        if (batch.length === 0) return;
+        const jobPages = batch;
+        const job = rewrite(
+          table,
+          jobPages.map(({ path, body }) => ({ path, body })),
+        );
+        jobPages.forEach(({ key, index }, i) => {
+          const one = job.then((out) => {
+            const text = out[i] ?? '';
+            cache.set(key, text);
+            return text;
+          });
+          inFlight.set(key, one);
+          void one.then(
+            () => inFlight.delete(key),
+            () => inFlight.delete(key),
+          );
+          results[index] = one;
+        });
+        batch = [];
+        chars = 0;
+      };
+      const read = await Promise.all(missing.map(async (m) => ({ ...m, body: await source.body(m.page) })));
+      for (const { key, index, page, body } of read) {
+        if (chars > 0 && chars + body.length > BATCH_CHARS) flush();
+        batch.push({ key, index, path: page.path, body });
+        chars += body.length;
+      }
+      flush();
+    }
+    return Promise.all(results);
+  }
+
+  return {
+    bodies,
+
+    /** The whole page as Markdown: title, description, body. */
+    async page(source: SiteSource, page: SitePage, site: MarkdownSite): Promise<string> {
+      const [body = ''] = await bodies(source, [page], site);
+      return `# ${oneLine(page.title)}\n\n${page.description ? `> ${oneLine(page.description)}\n\n` : ''}${body}\n`;
+    },
+  };
 }
 
-/** The whole page as Markdown: title, description, body. */
-export function publishedMarkdown(
-  source: SiteSource,
-  page: SitePage,
-  body: string,
-  site: MarkdownSite,
-): string {
-  const parts = publishedMarkdownParts(source, page, body, site);
-  return `# ${oneLine(parts.title)}\n\n${parts.description ? `> ${oneLine(parts.description)}\n\n` : ''}${parts.body}\n`;
-}
+export type PublishedMarkdown = ReturnType<typeof createPublishedMarkdown>;
 
 /** Collapses whitespace, for titles and descriptions on one line. */
 export const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();

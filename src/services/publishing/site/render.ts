@@ -6,7 +6,6 @@
  */
 import { contentHash } from '../../../domain/frontmatter.js';
 import { renderSitePage, type ShellInput } from '../../../render/layout.js';
-import { isPageHref, resolvePageTarget, resolveRelativeHref, splitHref } from '../../../render/links.js';
 import { resolveDeferredLinks } from '../../../render/deferred-links.js';
 import type { RenderContext, RenderedPage } from '../../../render/markdown.js';
 import { plainPage } from '../../../render/plain-page.js';
@@ -21,7 +20,11 @@ import {
   type SiteFolder,
   type SitePage,
 } from './nav.js';
-import { uploadNameOf, type SiteSource } from './source.js';
+import { encodePath, rewriteSiteHref } from '../../../render/published-markdown.js';
+import { createPublishedMarkdown } from './markdown.js';
+import type { SiteSource } from './source.js';
+
+export { encodePath };
 
 /** The site-wide parts of every document: title, theme, stylesheet, search, versions, footer. */
 export type Chrome = ShellInput & { basePath: string; siteDescription?: string };
@@ -97,6 +100,8 @@ export function createSiteRenderer(options: SiteRendererOptions) {
   return {
     cache,
     body,
+    /** Published Markdown (`<page>.md`, llms-full.txt), rewritten in the same workers. */
+    markdown: createPublishedMarkdown(options.pool),
 
     /**
      * A body exactly as {@link body} renders it, but not cached: previews change with every
@@ -159,17 +164,9 @@ export type SiteRenderer = ReturnType<typeof createSiteRenderer>;
  * becomes the linker's dead link. Anything else is left alone.
  */
 export function rewriteHref(source: SiteSource, page: SitePage, linker: Linker, href: string): string {
-  const { fragment } = splitHref(href);
-  const resolved = resolveRelativeHref(page.path, href);
-  if (isPageHref(href)) {
-    const target = resolved ? resolvePageTarget(resolved, source.byPath) : null;
-    return target ? linker.page(target) + (fragment === null ? '' : `#${fragment}`) : linker.deadLink(href);
-  }
-  const upload = resolved ? uploadNameOf(resolved, source.workspaceSlug) : null;
-  return upload ? linker.upload(upload) : href;
-}
-
-/** Percent-encodes each segment of a path, keeping the slashes. */
-export function encodePath(path: string): string {
-  return path.split('/').map(encodeURIComponent).join('/');
+  return rewriteSiteHref(
+    { byPath: source.byPath, workspaceSlug: source.workspaceSlug, hrefs: linker },
+    page.path,
+    href,
+  );
 }

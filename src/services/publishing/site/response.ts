@@ -5,10 +5,9 @@
 import { createHash } from 'node:crypto';
 import { escapeHtml } from '../../../render/escape.js';
 import { NONCE_PLACEHOLDER } from '../../../render/layout.js';
-import { pageRoute } from '../../../render/links.js';
+import { siteHrefs } from '../../../render/published-markdown.js';
 import { themeCssHash, type ThemeName } from '../../../render/themes.js';
 import type { Linker } from './nav.js';
-import { encodePath } from './render.js';
 import type { ServedUpload } from '../../pages/uploads.js';
 
 /** How a response may be cached: SPEC.md part 8's public max-age=300, private for members-only sites. */
@@ -48,13 +47,7 @@ export function siteLinker(base: string): Linker {
 }
 
 function makeSiteLinker(base: string): Linker {
-  return {
-    key: `site:${base}`,
-    page: (path) => base + encodePath(pageRoute(path)),
-    folder: (path) => (path ? `${base}${encodePath(path)}/` : base),
-    upload: (name) => `${base}uploads/${encodeURIComponent(name)}`,
-    deadLink: (href) => href,
-  };
+  return { key: `site:${base}`, ...siteHrefs(base) };
 }
 
 /** The stylesheet's cacheable URL under a site root: the hash changes whenever the CSS does. */

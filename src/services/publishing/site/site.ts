@@ -33,7 +33,6 @@ import {
   FEED_FILES,
   type FeedSite,
 } from './feeds.js';
-import { publishedMarkdown } from './markdown.js';
 import { navNodes, type Linker, type SitePage } from './nav.js';
 import { encodePath, type Chrome, type SiteRenderer } from './render.js';
 import {
@@ -100,19 +99,32 @@ interface Document {
   bytes: number;
 }
 
+/** A cached text file (`<page>.md`, llms-full.txt): hashing megabytes for an ETag is done once. */
+interface TextDocument {
+  text: string;
+  etag: string;
+}
+
 const SEARCH_LIMIT = 20;
 const MAX_QUERY = 200;
 
 /** Builds the published-site service. */
 export function createSite(deps: SiteDeps) {
   const { context, renderer } = deps;
-  const documents = new LruCache<Document>(2_000, 32 * 1024 * 1024, (d) => d.bytes);
+  const documents = new LruCache<Document | TextDocument>(2_000, 32 * 1024 * 1024, (d) =>
+    'text' in d ? d.text.length * 2 : d.bytes,
+  );
   // Keys carry the workspace's fingerprint, so a change makes its documents unreachable.
   // They are dropped at the first document of the new fingerprint rather than left to the
   // LRU bound: under steady writes they were up to 32 MB of memory serving nothing.
   const documentsOf = new Map<string, { fingerprint: string; keys: Set<string> }>();
 
-  function remember(workspaceId: string, fingerprint: string, key: string, doc: Document): void {
+  function remember(
+    workspaceId: string,
+    fingerprint: string,
+    key: string,
+    doc: Document | TextDocument,
+  ): void {
     let mine = documentsOf.get(workspaceId);
     if (mine?.fingerprint !== fingerprint) {
       for (const stale of mine?.keys ?? []) documents.delete(stale);
@@ -184,7 +196,8 @@ export function createSite(deps: SiteDeps) {
   ): Promise<Document> {
     const { state, mount, source, base } = served;
     const key = [state.workspace.id, state.fingerprint, mount.root, source.key, base, what].join('\u0000');
-    let doc = documents.get(key);
+    const found = documents.get(key);
+    let doc = found && 'chunks' in found ? found : undefined;
     deps.metrics?.site.renderCache.inc({ result: doc ? 'hit' : 'miss' });
     if (!doc) {
       const html = await build(await deps.analytics.available(state.workspace));
@@ -265,6 +278,32 @@ export function createSite(deps: SiteDeps) {
     return { type: 'document', status: 200, chunks: documentChunks(html), etag: null, cache: served.cache };
   }
 
+  /** A cached text file of the site (keyed like {@link cachedDocument}), or a freshly built one. */
+  async function cachedText(
+    served: Served,
+    what: string,
+    build: () => Promise<string>,
+  ): Promise<TextDocument> {
+    const { state, mount, source, base } = served;
+    const key = [
+      state.workspace.id,
+      state.fingerprint,
+      mount.origin,
+      mount.root,
+      source.key,
+      base,
+      what,
+    ].join('\u0000');
+    const found = documents.get(key);
+    if (found && 'text' in found) return found;
+    const text = await build();
+    const doc = { text, etag: weakEtag(text) };
+    remember(state.workspace.id, state.fingerprint, key, doc);
+    return doc;
+  }
+
+  const markdownSite = (served: Served) => ({ origin: served.mount.origin, base: served.base });
+
   async function feedResponse(served: Served, name: keyof typeof FEED_FILES): Promise<SiteResponse> {
     const { state, source } = served;
     const site: FeedSite = {
@@ -273,6 +312,18 @@ export function createSite(deps: SiteDeps) {
       origin: served.mount.origin,
       linker: served.linker,
     };
+    if (name === 'llms-full.txt') {
+      const doc = await cachedText(served, name, async () =>
+        llmsFullTxt(source, site, await renderer.markdown.bodies(source, source.pages, markdownSite(served))),
+      );
+      return {
+        type: 'text',
+        contentType: FEED_FILES[name],
+        body: doc.text,
+        etag: doc.etag,
+        cache: served.cache,
+      };
+    }
     const body =
       name === 'sitemap.xml'
         ? sitemapXml(source, site)
@@ -280,20 +331,19 @@ export function createSite(deps: SiteDeps) {
           ? robotsTxt(site, state.settings.public_site)
           : name === 'rss.xml'
             ? rssXml(source, site)
-            : name === 'llms.txt'
-              ? llmsTxt(source, site)
-              : await llmsFullTxt(source, site);
+            : llmsTxt(source, site);
     return { type: 'text', contentType: FEED_FILES[name], body, etag: weakEtag(body), cache: served.cache };
   }
 
   async function markdownResponse(served: Served, page: SitePage): Promise<SiteResponse> {
-    const site = { origin: served.mount.origin, linker: served.linker };
-    const body = publishedMarkdown(served.source, page, await served.source.body(page), site);
+    const doc = await cachedText(served, `md:${page.path}`, () =>
+      renderer.markdown.page(served.source, page, markdownSite(served)),
+    );
     return {
       type: 'text',
       contentType: 'text/markdown; charset=utf-8',
-      body,
-      etag: weakEtag(body),
+      body: doc.text,
+      etag: doc.etag,
       cache: served.cache,
     };
   }

@@ -6,9 +6,12 @@
  */
 import { createHash } from 'node:crypto';
 import { isExternalHref, maskCode, resolveRelativeHref, extractLinks } from '../../../render/links.js';
+import { uploadNameOf } from '../../../render/published-markdown.js';
 import { WikilinkResolver } from '../../../render/wikilink-resolver.js';
 import { buildSiteMap, type SiteMap, type SitePage } from './nav.js';
 import type { ServedUpload } from '../../pages/uploads.js';
+
+export { uploadNameOf };
 
 /** Reads what a source's index points at. */
 export interface SourceLoader {
@@ -19,22 +22,6 @@ export interface SourceLoader {
 }
 
 const HTML_ATTR_RE = /\b(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi;
-
-/**
- * The upload a resolved workspace path names: `uploads/<file>`, or the API's own URL
- * `/api/v1/content/<workspace>/uploads/<file>` (what the upload API answers as `url`,
- * so writers paste it). Null for anything else.
- */
-export function uploadNameOf(resolvedPath: string, workspaceSlug: string): string | null {
-  const m =
-    /^uploads\/([^/]+)$/.exec(resolvedPath) ??
-    new RegExp(`^api/v1/content/${escapeRegExp(workspaceSlug)}/uploads/([^/]+)$`).exec(resolvedPath);
-  return m?.[1] ?? null;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /** Uploads a page body links to or embeds (Markdown links, images, raw HTML attributes); code is ignored. */
 export function referencedUploads(body: string, pagePath: string, workspaceSlug: string): string[] {
