@@ -36,29 +36,31 @@ export function bodyNeeds(html: string): { math: boolean; diagrams: boolean } {
 /**
  * Draws every `pre.mermaid` with the Mermaid library under the site's CSP: Mermaid sets
  * `style` attributes and adds `<style>` elements, which the policy refuses, so while it
- * draws, style attributes go through the CSSOM (which the policy allows) and style
- * elements get this script's nonce. The finished SVG is parsed inertly, its style
- * attributes applied the same way, and put in place of the code. Without JavaScript,
+ * draws, style attributes go through the CSSOM (which the policy allows), style
+ * elements get this script's nonce, and markup Mermaid parses (its sanitiser uses
+ * DOMParser, whose documents the policy also covers) has its style attributes renamed
+ * and its style elements given the nonce. The finished SVG's renamed attributes are
+ * applied through the CSSOM once it is in place of the code. Without JavaScript,
  * or when a diagram fails to parse, the source stays as code.
  */
 const LOADER = `(()=>{const me=document.currentScript,nonce=me&&me.nonce||'';
 const run=async()=>{const blocks=[...document.querySelectorAll('pre.mermaid')];const m=window.mermaid;if(!blocks.length||!m)return;
-const E=Element.prototype,D=Document.prototype,setA=E.setAttribute,ce=D.createElement,ceNS=D.createElementNS;
+const E=Element.prototype,D=Document.prototype,P=DOMParser.prototype,setA=E.setAttribute,ce=D.createElement,ceNS=D.createElementNS,parse=P.parseFromString;
 E.setAttribute=function(n,v){if(String(n).toLowerCase()==='style'&&this.style){this.style.cssText=String(v);return}return setA.call(this,n,v)};
 const tag=(el)=>{if(el&&String(el.localName).toLowerCase()==='style')el.nonce=nonce;return el};
 D.createElement=function(...a){return tag(ce.apply(this,a))};D.createElementNS=function(...a){return tag(ceNS.apply(this,a))};
+const q=(v)=>v.replace(/&/g,'&amp;').replace(/"/g,'&quot;');
+P.parseFromString=function(t,ty){return parse.call(this,String(t).replace(/<[a-zA-Z][^<>]*>/g,(g)=>g.replace(/\\sstyle=/gi,' data-folio-style=').replace(/^<style\\b(?![^>]*\\snonce=)/i,'<style nonce="'+q(nonce)+'"')),ty)};
 try{const d=document.documentElement.dataset.mode;const dark=d?d==='dark':matchMedia('(prefers-color-scheme: dark)').matches;
 m.initialize({startOnLoad:false,securityLevel:'strict',theme:dark?'dark':'default',htmlLabels:false,flowchart:{htmlLabels:false}});
 let i=0;for(const pre of blocks){try{const r=await m.render('folio-mermaid-'+(i++),pre.textContent||'');
-const doc=new DOMParser().parseFromString(r.svg,'image/svg+xml');const svg=doc.documentElement;if(svg.localName!=='svg')continue;
-const styled=[svg,...svg.querySelectorAll('*')];const css=styled.map((e)=>{const s=e.getAttribute('style');if(s!==null)e.removeAttribute('style');return s});
-svg.querySelectorAll('style').forEach((s)=>s.setAttribute('nonce',nonce));
-const node=document.importNode(svg,true);const copies=[node,...node.querySelectorAll('*')];
-css.forEach((s,k)=>{if(s!==null&&copies[k]&&copies[k].style)copies[k].style.cssText=s});
+const svg=new DOMParser().parseFromString(r.svg,'image/svg+xml').documentElement;if(svg.localName!=="svg")throw new Error("no SVG: "+svg.localName);
+const node=document.importNode(svg,true);
+for(const e of [node,...node.querySelectorAll('[data-folio-style]')]){const v=e.getAttribute('data-folio-style');if(v!==null){e.removeAttribute('data-folio-style');e.style.cssText=v}}
 const fig=ce.call(document,'div');fig.className='mermaid-diagram';fig.setAttribute('role','img');
 fig.setAttribute('aria-label','Diagram: '+(pre.textContent||'').trim().split('\\n')[0].slice(0,80));fig.append(node);pre.replaceWith(fig)}
-catch(e){document.querySelectorAll('[id^="dfolio-mermaid-"]').forEach((n)=>n.remove())}}}
-finally{E.setAttribute=setA;D.createElement=ce;D.createElementNS=ceNS}};
+catch(e){console.warn('Diagram not drawn:',e&&e.message||e);document.querySelectorAll('[id^="dfolio-mermaid-"]').forEach((n)=>n.remove())}}}
+finally{E.setAttribute=setA;D.createElement=ce;D.createElementNS=ceNS;P.parseFromString=parse}};
 document.readyState==='loading'?addEventListener('DOMContentLoaded',run):run()})();
 `;
 
