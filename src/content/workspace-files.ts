@@ -199,6 +199,32 @@ export class WorkspaceFiles {
     }
   }
 
+  /**
+   * Yields the path of every regular file that is not a page, in the same order and with
+   * the same exclusions as {@link walk} (hidden entries, symlinks), `uploads/` included:
+   * the attachments and assets a repository's pages may reference. Stops after `limit`.
+   */
+  async *walkFiles(limit = 100_000): AsyncIterable<string> {
+    let count = 0;
+    const dirs = [''];
+    while (dirs.length > 0 && count < limit) {
+      const relDir = dirs.pop()!;
+      let entries;
+      try {
+        entries = await readdir(relDir ? path.join(this.root, relDir) : this.root, { withFileTypes: true });
+      } catch (err) {
+        if (isMissing(err)) continue;
+        throw err;
+      }
+      for (const entry of entries) {
+        if (entry.name.startsWith('.')) continue;
+        const rel = relDir ? `${relDir}/${entry.name}` : entry.name;
+        if (entry.isDirectory()) dirs.push(rel);
+        else if (entry.isFile() && !entry.name.endsWith('.md') && count++ < limit) yield rel;
+      }
+    }
+  }
+
   /** Every page path, sorted by code unit (stable across platforms and locales). */
   async listPages(): Promise<string[]> {
     const pages: string[] = [];

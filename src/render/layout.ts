@@ -10,6 +10,7 @@
  * the CSP nonce; nothing else does.
  */
 import { SEARCH_TOTAL_CAP } from '../search/index.js';
+import { TABS_SCRIPT } from './dialects/index.js';
 import { escapeHtml, escapeSnippet, safeHref } from './escape.js';
 import type { TocEntry } from './markdown.js';
 import { themeCss, themeSupportsToggle, type ThemeName } from './themes.js';
@@ -67,6 +68,10 @@ export interface ShellInput {
   lang?: string;
   /** Trusted HTML added to the site footer (the published site's analytics consent form). */
   footerHtml?: string;
+  /** Stylesheets a page's body needs besides the theme (KaTeX's, for math). */
+  stylesheets?: string[];
+  /** Scripts a page's body needs (Mermaid and its loader, for diagrams), run deferred with the nonce. */
+  scripts?: string[];
 }
 
 /** Everything {@link renderSitePage} needs. */
@@ -135,6 +140,8 @@ const TOGGLE_SCRIPT =
 // the navigation further down.
 const SITE_SCRIPT =
   '(()=>{const q=(s)=>[...document.querySelectorAll(s)];' +
+  // Tab groups (MkDocs content tabs, Docusaurus <Tabs>): a tablist over stacked panels.
+  TABS_SCRIPT +
   // Copy buttons: the clipboard API where the page is a secure context, else a selection.
   "q('.code-block').forEach((f)=>{const c=f.querySelector('pre code');if(!c)return;" +
   "const b=document.createElement('button');b.type='button';b.className='code-copy';b.textContent='Copy';" +
@@ -205,12 +212,16 @@ function documentShell(
     input.cssHref
       ? `<link rel="stylesheet" href="${safeHref(input.cssHref)}">`
       : `<style${nonceAttr(input.nonce)}>${themeCss(input.theme)}</style>`,
+    ...(input.stylesheets ?? []).map((href) => `<link rel="stylesheet" href="${safeHref(href)}">`),
     toggle ? `<script${nonceAttr(input.nonce)}>${TOGGLE_SCRIPT}</script>` : '',
   ];
+  const scripts = (input.scripts ?? [])
+    .map((src) => `<script src="${safeHref(src)}" defer${nonceAttr(input.nonce)}></script>\n`)
+    .join('');
   return (
     `<!doctype html>\n<html lang="${escapeHtml(input.lang ?? 'en')}">\n<head>\n${meta.filter(Boolean).join('\n')}\n</head>\n` +
     `<body>\n<a class="skip-link" href="#content">Skip to content</a>\n${siteHeader(input, toggle, head.hasNav ?? false)}\n${body}\n` +
-    `<script${nonceAttr(input.nonce)}>${SITE_SCRIPT}</script>\n</body>\n</html>\n`
+    `<script${nonceAttr(input.nonce)}>${SITE_SCRIPT}</script>\n${scripts}</body>\n</html>\n`
   );
 }
 

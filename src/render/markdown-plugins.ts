@@ -6,6 +6,7 @@
 import type MarkdownIt from 'markdown-it';
 import type { PluginWithParams, RendererRule, StateCore, StateInline, Token } from 'markdown-it';
 import container from 'markdown-it-container';
+import { calloutDefaultTitle, calloutKind, dialectsPlugin, type EmbedOptions } from './dialects/index.js';
 import { escapeHtml } from './escape.js';
 import {
   isPageHref,
@@ -24,6 +25,11 @@ export interface PluginEnv {
   deferWikilink?: (targetPath: string, fragment: string) => { open: string; close: string };
   /** Filled by the renderer: workspace paths of the pages this body links to. */
   links?: string[];
+  /**
+   * HTML for an attachment embed `![[name]]` (an `<img>`, a link, or a missing-file mark),
+   * or a marker standing for it when rendering in a worker. Without it the embed shows as missing.
+   */
+  embedFile?: (name: string, options: EmbedOptions) => string;
 }
 
 const CALLOUT_TITLES: Record<string, string> = {
@@ -41,6 +47,34 @@ export function calloutOpen(kind: string, title?: string): string {
   const heading = title?.trim() || CALLOUT_TITLES[kind] || kind;
   return `<div class="callout callout-${kind}" role="note"><p class="callout-title">${escapeHtml(heading)}</p>\n`;
 }
+
+/** What a callout token carries: its style, title and fold (`''` fixed, `-` folded, `+` open). */
+interface CalloutMeta {
+  kind: string;
+  written?: string;
+  title: string;
+  /** False for MkDocs' `!!! note ""`: no title bar at all. */
+  titled?: boolean;
+  fold?: '' | '-' | '+';
+}
+
+/**
+ * Opening markup of any callout. A foldable one (Obsidian `[!tip]-`/`+`, MkDocs `???`/`???+`)
+ * is a `<details>` whose summary is the title, so it folds without JavaScript.
+ */
+function calloutOpenFor(meta: CalloutMeta): string {
+  const kind = calloutKind(meta.kind);
+  const title = meta.title.trim() || (meta.written ? calloutDefaultTitle(meta.written) : '');
+  if (meta.fold === '-' || meta.fold === '+') {
+    const heading = escapeHtml(title || CALLOUT_TITLES[kind] || kind);
+    return `<details class="callout callout-${kind}"${meta.fold === '+' ? ' open' : ''}><summary class="callout-title">${heading}</summary>\n`;
+  }
+  if (meta.titled === false) return `<div class="callout callout-${kind}" role="note">\n`;
+  return calloutOpen(kind, title);
+}
+
+const calloutClose = (meta: CalloutMeta | null | undefined): string =>
+  meta?.fold === '-' || meta?.fold === '+' ? '</details>\n' : '</div>\n';
 
 /** Core rule (before inline parsing): `- [ ] item` / `- [x] item` become disabled checkboxes. */
 function taskLists(state: StateCore): void {
@@ -74,7 +108,8 @@ function taskLists(state: StateCore): void {
   }
 }
 
-const GFM_CALLOUT = /^\[!(note|tip|important|warning|caution)\][ \t]*([^\n]*)(?:\n|$)/i;
+// GitHub's five alerts and Obsidian's callouts (any type, optionally foldable with `-` or `+`).
+const GFM_CALLOUT = /^\[!([A-Za-z][\w-]{0,30})\]([+-]?)[ \t]*([^\n]*)(?:\n|$)/;
 
 /**
  * Core rule (before inline parsing): a blockquote whose first line is `[!NOTE]` etc.
@@ -95,12 +130,20 @@ function gfmCallouts(state: StateCore): void {
     if (!m) continue;
     open.type = 'callout_open';
     open.tag = 'div';
-    open.meta = { kind: (m[1] ?? 'note').toLowerCase(), title: m[2] ?? '' };
+    const written = m[1] ?? 'note';
+    const meta: CalloutMeta = {
+      kind: calloutKind(written),
+      written,
+      title: m[3] ?? '',
+      fold: (m[2] ?? '') as CalloutMeta['fold'],
+    };
+    open.meta = meta;
     for (let j = i + 1; j < tokens.length; j++) {
       const close = tokens[j];
       if (close?.type === 'blockquote_close' && close.level === open.level) {
         close.type = 'callout_close';
         close.tag = 'div';
+        close.meta = meta;
         break;
       }
     }
@@ -148,6 +191,15 @@ function wikilinkLabel({ target, anchor, label }: WikilinkParts): string {
   if (label) return label;
   const page = target.replace(/\.md$/i, '');
   return anchor ? (page ? `${page}#${anchor}` : anchor) : page;
+}
+
+/**
+ * The `#fragment` of a wikilink anchor: a heading's slug, or an Obsidian block id
+ * (`^id`) as it is, since blocks carry `id="^id"`.
+ */
+export function anchorFragment(anchor: string | null): string {
+  if (!anchor) return '';
+  return /^\^[A-Za-z0-9-]+$/.test(anchor) ? `#${anchor}` : `#${slugify(anchor)}`;
 }
 
 /** Plain text of inline tokens, as used for heading ids and the table of contents. */
@@ -217,28 +269,34 @@ export function folioDocsPlugin(md: MarkdownIt): void {
   md.core.ruler.push('folio_links', collectLinks);
 
   md.renderer.rules.task_checkbox = renderCheckbox;
-  md.renderer.rules.callout_open = (tokens, idx) => {
-    const meta = tokens[idx]?.meta as { kind: string; title: string };
-    return calloutOpen(meta.kind, meta.title);
+  md.renderer.rules.callout_open = (tokens, idx) => calloutOpenFor(tokens[idx]?.meta as CalloutMeta);
+  md.renderer.rules.callout_close = (tokens, idx) => calloutClose(tokens[idx]?.meta as CalloutMeta | null);
+  dialectsPlugin(md);
+  md.renderer.rules.folio_embed_file = (tokens, idx, _options, env: PluginEnv) => {
+    const { name, options } = tokens[idx]?.meta as { name: string; options: EmbedOptions };
+    return env.embedFile
+      ? env.embedFile(name, options)
+      : `<span class="wikilink-missing" title="Missing file: ${escapeHtml(name)}">${escapeHtml(name)}</span>`;
   };
-  md.renderer.rules.callout_close = () => '</div>\n';
 
   // @types/markdown-it-container is typed against markdown-it's CJS typings; same runtime object.
   md.use(container as unknown as PluginWithParams, 'callout', {
     validate: (params: string) =>
-      /^(note|tip|info|warning|danger|important|caution)(?:\s|$)/i.test(params.trim()),
+      /^(note|tip|info|warning|danger|important|caution)(?:[\s[]|$)/i.test(params.trim()),
     render: (tokens: Token[], idx: number) => {
       const token = tokens[idx];
       if (token?.nesting !== 1) return '</div>\n';
-      const [, kind = 'note', title] = /^(\S+)\s*(.*)$/.exec(token.info.trim()) ?? [];
-      return calloutOpen(kind.toLowerCase(), title);
+      // Docusaurus 2 writes `:::tip Title`, Docusaurus 3 `:::tip[Title]`.
+      const [, kind = 'note', bracketed, title] =
+        /^([a-z]+)(?:\[([^\]]*)\])?\s*(.*)$/i.exec(token.info.trim()) ?? [];
+      return calloutOpen(kind.toLowerCase(), bracketed ?? title);
     },
   });
 
   md.renderer.rules.wikilink = (tokens, idx, _options, env: PluginEnv) => {
     const parts = tokens[idx]?.meta as WikilinkParts;
     const label = escapeHtml(wikilinkLabel(parts));
-    const fragment = parts.anchor ? `#${slugify(parts.anchor)}` : '';
+    const fragment = anchorFragment(parts.anchor);
     if (!parts.target) return `<a class="wikilink" href="${escapeHtml(fragment)}">${label}</a>`;
     const path = wikilinkTargetPath(parts.target) ?? parts.target;
     if (env.deferWikilink) {

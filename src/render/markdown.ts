@@ -32,7 +32,8 @@ import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 import { escapeHtml } from './escape.js';
 import { headingAnchorPlugin } from './heading-anchors.js';
-import { isExternalHref, isPageHref, slugify, splitHref } from './links.js';
+import { isExternalHref, slugify, splitHref } from './links.js';
+import type { EmbedOptions } from './dialects/index.js';
 import { folioCommentPlugin, folioDocsPlugin, inlineText, type PluginEnv } from './markdown-plugins.js';
 
 /** What a page render may depend on besides its body (see render-cache.ts for keys). */
@@ -51,6 +52,12 @@ export interface RenderContext {
    * resolved now (see deferred-links.ts: rendering in a worker, resolving in the caller).
    */
   deferWikilink?: (targetPath: string, fragment: string) => { open: string; close: string };
+  /**
+   * HTML for an Obsidian attachment embed `![[name|…]]`: the file found by name across the
+   * workspace as an `<img>` or link, or a missing-file mark. Its output is trusted (it is
+   * not sanitised again when deferred), so it must escape what it inserts.
+   */
+  embedFile?: (name: string, options: EmbedOptions) => string;
 }
 
 /** One heading of the page; `text` is plain text, `id` the anchor target. */
@@ -108,11 +115,20 @@ const BLOCK_TAGS = words(`
 const INLINE_TAGS = words(`
   a abbr b bdi bdo cite code data del dfn em i ins kbd mark q rp rt ruby s samp small span strong
   sub sup time u var wbr`);
+/** The MathML KaTeX writes (presentation markup and the TeX source as an annotation). */
+const MATHML_TAGS = words(`
+  math semantics annotation mrow mi mo mn ms mtext mspace msup msub msubsup mfrac msqrt mroot mover munder
+  munderover mtable mtr mtd mstyle mpadded mphantom menclose merror`);
+const MATHML_ATTRIBUTES = words(`
+  xmlns display mathvariant stretchy fence separator lspace rspace accent accentunder columnalign rowspacing
+  columnspacing columnlines rowlines width height depth linethickness scriptlevel displaystyle encoding minsize
+  maxsize movablelimits notation voffset symmetric largeop`);
 /** Classes Folio's own markup and highlight.js emit; user HTML cannot borrow layout classes. */
 const ALLOWED_CLASSES: Array<string | RegExp> = [
   ...words(`
     hljs hljs-* language-* code-block code-label callout callout-* footnote* header-anchor md-heading table-wrap task-list-item
-    task-list-item-checkbox contains-task-list wikilink wikilink-missing align-left align-center align-right`),
+    task-list-item-checkbox contains-task-list wikilink wikilink-missing align-left align-center align-right
+    tabs tab-panel tab-label tab-selected katex katex-display math-display math-error mermaid embed embed-file`),
   /^[a-z]+_+$/, // highlight.js scope modifiers such as `function_`
 ];
 
@@ -122,8 +138,14 @@ function docsSanitizeOptions(rewriteHref?: (href: string) => string): sanitizeHt
       ? rewriteHref(value)
       : value;
   return {
-    allowedTags: [...HEADINGS, ...BLOCK_TAGS, ...INLINE_TAGS, 'img', 'input'],
+    allowedTags: [...HEADINGS, ...BLOCK_TAGS, ...INLINE_TAGS, ...MATHML_TAGS, 'img', 'input'],
     allowedAttributes: {
+      ...Object.fromEntries(MATHML_TAGS.map((t) => [t, MATHML_ATTRIBUTES])),
+      // Obsidian block ids (`^id`) land on the block they name.
+      p: ['id'],
+      blockquote: ['id'],
+      table: ['id'],
+      ul: ['id'],
       ...Object.fromEntries(HEADINGS.map((h) => [h, ['id']])),
       a: ['href', 'name', 'id', 'aria-hidden', 'aria-label', 'rel'],
       img: ['src', 'alt', 'width', 'height', 'loading', 'decoding'],
@@ -131,7 +153,7 @@ function docsSanitizeOptions(rewriteHref?: (href: string) => string): sanitizeHt
       input: ['type', 'checked', 'disabled'],
       pre: ['tabindex'],
       li: ['id', 'value'],
-      ol: ['start', 'reversed', 'type'],
+      ol: ['start', 'reversed', 'type', 'id'],
       th: ['colspan', 'rowspan', 'scope'],
       td: ['colspan', 'rowspan'],
       col: ['span'],
@@ -166,11 +188,11 @@ function docsSanitizeOptions(rewriteHref?: (href: string) => string): sanitizeHt
       }),
       // Rewriting here rather than on tokens covers raw HTML links and images too, and
       // happens exactly once per attribute.
+      // Every relative href goes through `rewriteHref`: pages, uploads and any other file of
+      // the repository the site serves (an attachment, a PDF beside the page).
       a: (_tag, attribs) => {
         const isWikilink = /\bwikilink\b/.test(attribs.class ?? '');
-        const href = isWikilink
-          ? attribs.href
-          : rewrite(attribs.href, (h) => isPageHref(h) || /(?:^|\/)uploads\//.test(splitHref(h).path));
+        const href = isWikilink ? attribs.href : rewrite(attribs.href, (h) => splitHref(h).path !== '');
         return { tagName: 'a', attribs: href === undefined ? attribs : { ...attribs, href } };
       },
     },
@@ -218,6 +240,9 @@ function frameCodeBlocks(md: MarkdownIt): void {
   if (!fence || !codeBlock) return;
   md.renderer.rules.fence = (tokens, idx, options, env, self) => {
     const lang = (tokens[idx]?.info ?? '').trim().split(/\s+/)[0] ?? '';
+    // A diagram's source, drawn by the site's Mermaid script; read as code without it.
+    if (lang.toLowerCase() === 'mermaid')
+      return `<pre class="mermaid">${escapeHtml(tokens[idx]?.content ?? '')}</pre>\n`;
     return frame(fence(tokens, idx, options, env, self), lang);
   };
   md.renderer.rules.code_block = (tokens, idx, options, env, self) =>
@@ -252,6 +277,7 @@ export function createRenderer(): MarkdownRenderer {
         pagePath: ctx.pagePath,
         resolveWikilink: ctx.resolveWikilink,
         ...(ctx.deferWikilink ? { deferWikilink: ctx.deferWikilink } : {}),
+        ...(ctx.embedFile ? { embedFile: ctx.embedFile } : {}),
       };
       const tokens = md.parse(body, env);
       const toc: TocEntry[] = [];

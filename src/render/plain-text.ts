@@ -28,7 +28,9 @@ function blockText(token: Token): string | null {
         .map((child) =>
           child.type === 'softbreak' || child.type === 'hardbreak' || child.type === 'html_inline'
             ? ' '
-            : inlineText([child]),
+            : child.type === 'math_inline'
+              ? child.content
+              : inlineText([child]),
         )
         .join('');
     case 'fence':
@@ -36,6 +38,13 @@ function blockText(token: Token): string | null {
       return token.content;
     case 'html_block':
       return htmlText(token.content);
+    // Callout titles and tab labels are text the reader sees; math is searchable as its TeX.
+    case 'callout_open':
+      return (token.meta as { title?: string } | null)?.title ?? null;
+    case 'folio_tab_open':
+      return (token.meta as { label?: string } | null)?.label ?? null;
+    case 'math_block':
+      return token.content;
     default:
       return null;
   }

@@ -46,12 +46,18 @@ export function encodePath(path: string): string {
   return path.split('/').map(encodeURIComponent).join('/');
 }
 
-/** The published site's hrefs under `base`: pages at their routes, uploads under `uploads/`. */
-export function siteHrefs(base: string): SiteHrefs & { folder(path: string): string } {
+/**
+ * The published site's hrefs under `base`: pages at their routes, uploads under `uploads/`,
+ * other repository files at their own paths.
+ */
+export function siteHrefs(
+  base: string,
+): SiteHrefs & { folder(path: string): string; asset(path: string): string } {
   return {
     page: (path) => base + encodePath(pageRoute(path)),
     folder: (path) => (path ? `${base}${encodePath(path)}/` : base),
     upload: (name) => `${base}uploads/${encodeURIComponent(name)}`,
+    asset: (path) => base + encodePath(path),
     deadLink: (href) => href,
   };
 }

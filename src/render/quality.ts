@@ -12,6 +12,7 @@ import {
   type PathLookup,
 } from './links.js';
 import { WikilinkResolver } from './wikilink-resolver.js';
+import { blockAnchors, dialectFindings } from './dialect-quality.js';
 
 /** Issue kinds, stable strings for API consumers. */
 export type QualityIssueType =
@@ -23,7 +24,9 @@ export type QualityIssueType =
   | 'empty_page'
   | 'short_page'
   | 'missing_alt'
-  | 'orphan_page';
+  | 'orphan_page'
+  | 'unknown_component'
+  | 'unsupported_icon';
 
 /** One finding on one page. */
 export interface QualityIssue {
@@ -91,6 +94,8 @@ const PENALTIES: Record<QualityIssueType, number> = {
   short_page: 10,
   missing_alt: 5,
   orphan_page: 10,
+  unknown_component: 3,
+  unsupported_icon: 2,
 };
 
 const SEVERITY: Record<QualityIssueType, 'error' | 'warning'> = {
@@ -103,6 +108,8 @@ const SEVERITY: Record<QualityIssueType, 'error' | 'warning'> = {
   short_page: 'warning',
   missing_alt: 'warning',
   orphan_page: 'warning',
+  unknown_component: 'warning',
+  unsupported_icon: 'warning',
 };
 
 const STRUCTURAL_LINE = /^\s*(?:#{1,6}\s|[-*+]\s|\d+[.)]\s|\|)/;
@@ -208,7 +215,17 @@ export function analysePage(input: PageQualityInput): PageQualityReport {
   const issues: QualityIssue[] = [];
   const linksTo = new Set<string>();
   const ownAnchors: PathLookup =
-    input.headingsById ?? input.anchorsByPath.get(path) ?? new Set(extractHeadingIds(body));
+    input.headingsById ??
+    input.anchorsByPath.get(path) ??
+    new Set([...extractHeadingIds(body), ...blockAnchors(body)]);
+  for (const found of dialectFindings(body)) {
+    const at = { target: found.target, line: found.line };
+    issues.push(
+      found.kind === 'unknown_component'
+        ? issue(found.kind, path, `Component <${found.target}> is not rendered; its content is shown`, at)
+        : issue(found.kind, path, `Icon ${found.target} is not available and is left out`, at),
+    );
+  }
 
   for (const link of extractLinks(body, path)) {
     const at = { target: link.href, line: link.line };
@@ -304,7 +321,10 @@ export function analyseWorkspace(pages: WorkspacePageInput[]): WorkspaceQualityR
   const existingPaths = new Set(pages.map((p) => p.path));
   const wikilinks = new WikilinkResolver(pages);
   const anchorsByPath = new Map<string, Set<string>>(
-    pages.map((p) => [p.path, new Set(p.headingIds ?? extractHeadingIds(p.body))]),
+    pages.map((p) => [
+      p.path,
+      new Set([...(p.headingIds ?? extractHeadingIds(p.body)), ...blockAnchors(p.body)]),
+    ]),
   );
   const reports = pages.map((p) =>
     analysePage({

@@ -239,6 +239,21 @@ details>summary{cursor:pointer}
 .callout>:last-child{margin-bottom:0}
 .callout-tip{--c:var(--tip)}.callout-important{--c:var(--important)}.callout-warning{--c:var(--warning)}
 .callout-caution,.callout-danger{--c:var(--caution)}
+.callout-info,.callout-abstract,.callout-quote,.callout-example{--c:var(--note)}.callout-success{--c:var(--tip)}
+.callout-question{--c:var(--important)}.callout-failure,.callout-bug{--c:var(--caution)}
+details.callout>summary.callout-title{margin:0}details.callout[open]>summary.callout-title{margin-bottom:.375rem}
+.tabs{margin:1.5rem 0;border:1px solid var(--border);border-radius:var(--radius);padding:0 1rem}
+.tab-label{margin:.75rem 0 .25rem;font-weight:650;color:var(--muted)}
+.tab-list{display:flex;flex-wrap:wrap;gap:.25rem;border-bottom:1px solid var(--border);margin:0 -1rem;padding:0 .5rem}
+.tab-list>[role=tab]{font:inherit;background:none;border:0;border-bottom:2px solid transparent;padding:.5rem .75rem;color:var(--muted);cursor:pointer}
+.tab-list>[role=tab][aria-selected=true]{color:var(--fg);border-bottom-color:var(--accent);font-weight:650}
+.tab-list>[role=tab]:focus-visible{outline:2px solid var(--accent);outline-offset:-2px}
+.tabs-ready>.tab-panel{padding-top:.75rem}.tab-panel>:last-child{margin-bottom:1rem}
+.embed{margin:1.25rem 0;padding:.25rem 1rem;border-left:3px solid var(--border)}
+.math-display{overflow-x:auto;margin:1rem 0;text-align:center}
+.math-error{color:var(--caution)}
+pre.mermaid{white-space:pre-wrap;padding:1rem;border:1px solid var(--border);border-radius:var(--radius);background:var(--surface)}
+.mermaid-diagram{margin:1.5rem 0;overflow-x:auto;text-align:center}.mermaid-diagram>svg{max-width:100%;height:auto}
 .wikilink-missing{color:var(--muted);text-decoration:underline dotted;cursor:help}
 .footnotes-sep{margin-top:3rem}
 .footnotes{font-size:.9375rem}

@@ -7,6 +7,7 @@ import { parseInput } from '../../domain/validate.js';
 import { notFound } from '../../errors.js';
 import { relativeHref } from '../../render/links.js';
 import { themeCss, themeFavicon, type ThemeName } from '../../render/themes.js';
+import { katexExportFiles } from '../../render/dialect-assets.js';
 import type { AccessService } from '../access.js';
 import { folderOfPath, type Linker, type SiteFolder } from './site/nav.js';
 import type { SiteContext } from './site/context.js';
@@ -44,6 +45,7 @@ export function exportLinker(fromFile: string): Linker {
     page: (path) => to(exportFileOf(path)),
     folder: (path) => to(folderFileOf(path)),
     upload: (name) => to(`uploads/${name}`),
+    asset: (path) => to(path),
     deadLink: () => '#',
   };
 }
@@ -51,7 +53,11 @@ export function exportLinker(fromFile: string): Linker {
 /** One file of the export: its bytes, or an upload of `source` copied in while the ZIP is written. */
 type ExportFile =
   | { name: string; data: Buffer; mtime?: string }
-  | { name: string; upload: string; size: number; source: SiteSource };
+  | { name: string; upload: string; size: number; source: SiteSource }
+  | { name: string; asset: string; size: number; source: SiteSource };
+
+/** Where KaTeX's stylesheet (and its `fonts/` beside it) sits inside the ZIP. */
+export const EXPORT_KATEX_DIR = '_assets/katex';
 
 /** What an export holds, before any of it is compressed. */
 export interface ExportSummary {
@@ -79,6 +85,8 @@ export function createExport(deps: { access: AccessService; context: SiteContext
     ...base,
     cssHref: encodePath(relativeHref(file, EXPORT_CSS)),
     iconHref: encodePath(relativeHref(file, icon)),
+    // Math is styled offline too; diagrams stay as their source (no script in the export).
+    dialectAssets: { katexCss: encodePath(relativeHref(file, `${EXPORT_KATEX_DIR}/katex.min.css`)) },
     basePath: encodePath(relativeHref(file, 'index.html')),
   });
 
@@ -141,6 +149,17 @@ export function createExport(deps: { access: AccessService; context: SiteContext
       upload.stream.destroy();
       files.push({ name: `uploads/${name}`, upload: name, size: upload.size, source });
     }
+    // Repository files the pages reference sit at their own paths, so relative links hold.
+    const taken = new Set(files.map((f) => f.name));
+    for (const path of [...(await source.referencedAssets())].sort()) {
+      if (taken.has(path)) continue;
+      const asset = await source.openAsset(path);
+      if (!asset) continue;
+      asset.stream.destroy();
+      files.push({ name: path, asset: path, size: asset.size, source });
+    }
+    if (files.some((f) => 'data' in f && f.name.endsWith('.html') && f.data.includes('class="katex')))
+      for (const f of katexExportFiles()) files.push({ name: `${EXPORT_KATEX_DIR}/${f.name}`, data: f.data });
 
     const name = version ? `${workspace.slug}-${version.slug}` : workspace.slug;
     return { workspace, files, pageCount: bodies.length, filename: `${name}-site.zip` };
@@ -166,11 +185,14 @@ export function createExport(deps: { access: AccessService; context: SiteContext
           continue;
         }
         zip.addReadStreamLazy(file.name, (done) => {
-          file.source.openUpload(file.upload).then(
+          const open =
+            'upload' in file ? file.source.openUpload(file.upload) : file.source.openAsset(file.asset);
+          const label = 'upload' in file ? `upload ${file.upload}` : `file ${file.asset}`;
+          open.then(
             (upload) =>
               upload
                 ? done(null, upload.stream)
-                : done(new Error(`upload ${file.upload} disappeared`), undefined as never),
+                : done(new Error(`${label} disappeared`), undefined as never),
             (err: unknown) => done(err, undefined as never),
           );
         });

@@ -7,6 +7,8 @@
  * which bounds how long an edit found on disk or a change made on another instance
  * takes to show. Pages are reloaded only when the fingerprint moved.
  */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { sql } from 'kysely';
 import { openUpload } from '../../../content/upload-files.js';
 import { workspaceDir } from '../../../content/workspace-meta.js';
@@ -22,6 +24,7 @@ import { LruCache } from '../../../lib/lru-cache.js';
 import { readSettings, type WorkspaceSettings } from '../../workspaces/settings.js';
 import type { SitePage } from './nav.js';
 import { SiteSource, type SourceLoader } from './source.js';
+import { openAsset } from './assets.js';
 import { describeUpload } from '../../pages/uploads.js';
 import type { DocVersionRow, VersionsService } from '../versions.js';
 
@@ -42,6 +45,31 @@ export interface SiteState {
 
 /** Upload names a workspace gives its site an icon with, in order of preference. */
 export const FAVICON_UPLOADS = ['favicon.svg', 'favicon.png', 'favicon.ico'] as const;
+
+/**
+ * The commit the tree is at, read from `.git` without running git (it is read at every
+ * revalidation): attachments arrive with commits, and a commit that adds only an image
+ * changes no page row, so the site's file index follows this instead. '' when unknown.
+ */
+async function treeRevision(dir: string): Promise<string> {
+  try {
+    const head = (await readFile(path.join(dir, '.git', 'HEAD'), 'utf8')).trim();
+    const ref = /^ref: (refs\/[^\s]+)$/.exec(head)?.[1];
+    if (!ref) return head;
+    if (ref.split('/').includes('..')) return '';
+    const loose = await readFile(path.join(dir, '.git', ref), 'utf8').catch(() => null);
+    if (loose !== null) return loose.trim();
+    const packed = await readFile(path.join(dir, '.git', 'packed-refs'), 'utf8').catch(() => '');
+    return (
+      packed
+        .split('\n')
+        .find((line) => line.endsWith(` ${ref}`))
+        ?.split(' ')[0] ?? ''
+    );
+  } catch {
+    return '';
+  }
+}
 
 /** The first favicon upload present, with its modification time so a replaced file is noticed. */
 async function findFavicon(files: WorkspaceFiles): Promise<{ name: string; mtime: number } | null> {
@@ -141,6 +169,12 @@ export function createSiteContext(deps: SiteContextDeps) {
     const files = new WorkspaceFiles(workspaceDir(deps.dataDir, workspace.id));
     const loader: SourceLoader = {
       readBody: async (page) => (await files.read(page.path))?.body ?? null,
+      listFiles: async () => {
+        const paths: string[] = [];
+        for await (const path of files.walkFiles()) paths.push(path);
+        return paths;
+      },
+      openAsset: (path) => openAsset(files, path),
       openUpload: async (name) => {
         const opened = await openUpload(files, name);
         if (!opened) return null;
@@ -170,13 +204,16 @@ export function createSiteContext(deps: SiteContextDeps) {
         states.delete(slug);
         return null;
       }
-      const [content, favicon] = await Promise.all([
+      const dir = workspaceDir(deps.dataDir, workspace.id);
+      const [content, favicon, revision] = await Promise.all([
         contentFingerprint(workspace.id),
-        findFavicon(new WorkspaceFiles(workspaceDir(deps.dataDir, workspace.id))),
+        findFavicon(new WorkspaceFiles(dir)),
+        treeRevision(dir),
       ]);
       const fingerprint = [
         workspace.id,
         content,
+        revision,
         favicon ? `${favicon.name}@${favicon.mtime}` : '',
         workspace.updated_at,
         workspace.settings,

@@ -30,6 +30,8 @@ export interface Linker {
   /** A folder ('' is the root). */
   folder(path: string): string;
   upload(name: string): string;
+  /** A repository file that is neither a page nor an upload (an image beside the page), by its path. */
+  asset(path: string): string;
   /** What a relative link to a page that is not published becomes. */
   deadLink(href: string): string;
 }

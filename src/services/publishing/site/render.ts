@@ -6,6 +6,8 @@
  */
 import { contentHash } from '../../../domain/frontmatter.js';
 import { renderSitePage, type ShellInput } from '../../../render/layout.js';
+import { bodyNeeds } from '../../../render/dialect-assets.js';
+import { isPageHref, splitHref } from '../../../render/links.js';
 import { resolveDeferredLinks } from '../../../render/deferred-links.js';
 import type { RenderContext, RenderedPage } from '../../../render/markdown.js';
 import { plainPage } from '../../../render/plain-page.js';
@@ -23,11 +25,20 @@ import {
 import { encodePath, rewriteSiteHref } from '../../../render/published-markdown.js';
 import { createPublishedMarkdown } from './markdown.js';
 import type { SiteSource } from './source.js';
+import { assetForHref } from './assets.js';
+import { expandNoteEmbeds } from './transclusion.js';
+import { IMAGE_EXTENSIONS, type EmbedOptions } from '../../../render/dialects/index.js';
+import { escapeHtml, safeHref } from '../../../render/escape.js';
 
 export { encodePath };
 
 /** The site-wide parts of every document: title, theme, stylesheet, search, versions, footer. */
-export type Chrome = ShellInput & { basePath: string; siteDescription?: string };
+export type Chrome = ShellInput & {
+  basePath: string;
+  siteDescription?: string;
+  /** Where KaTeX's stylesheet and the Mermaid scripts are, for pages with math or diagrams. */
+  dialectAssets?: { katexCss?: string; mermaidScripts?: string[] };
+};
 
 /** Per-document extras: where the page lives on the web and its feed. */
 export interface DocumentExtras {
@@ -61,8 +72,8 @@ export function createSiteRenderer(options: SiteRendererOptions) {
     }
   }
 
-  /** Renders a body for `page` of `source`, uncached. */
-  function renderIn(source: SiteSource, page: SitePage, markdown: string, linker: Linker) {
+  /** Renders a body (its note embeds already expanded) for `page` of `source`, uncached. */
+  function renderExpanded(source: SiteSource, page: SitePage, markdown: string, linker: Linker) {
     return render(markdown, {
       pagePath: page.path,
       resolveWikilink: (target) => {
@@ -70,23 +81,45 @@ export function createSiteRenderer(options: SiteRendererOptions) {
         return found ? linker.page(found) : null;
       },
       rewriteHref: (href) => rewriteHref(source, page, linker, href),
+      embedFile: (name, options) => embedFileHtml(source, page, linker, name, options),
     });
+  }
+
+  /** The body as it renders: Obsidian note embeds expanded, the file index loaded. */
+  async function prepare(source: SiteSource, page: SitePage, markdown: string): Promise<string> {
+    const [expanded] = await Promise.all([
+      expandNoteEmbeds(markdown, page.path, {
+        resolve: (target) => source.wikilinks.resolvePath(target),
+        body: async (path) => {
+          const embedded = source.byPath.get(path);
+          return embedded ? source.body(embedded) : '';
+        },
+      }),
+      source.assets(),
+    ]);
+    return expanded;
+  }
+
+  /** Renders a body for `page` of `source`, uncached. */
+  async function renderIn(source: SiteSource, page: SitePage, markdown: string, linker: Linker) {
+    return renderExpanded(source, page, await prepare(source, page, markdown), linker);
   }
 
   /** A page body as sanitised HTML with its links pointing where `linker` says. */
   async function body(
     source: SiteSource,
     page: SitePage,
-    markdown: string,
+    original: string,
     linker: Linker,
   ): Promise<RenderedPage> {
+    const markdown = await prepare(source, page, original);
     const key = renderCacheKey(
       contentHash(markdown),
       `${linker.key}\u0000${source.linkKey}\u0000${page.path}`,
     );
     const cached = cache.get(key) ?? (await inFlight.get(key));
     if (cached) return cached;
-    const rendering = renderIn(source, page, markdown, linker);
+    const rendering = renderExpanded(source, page, markdown, linker);
     inFlight.set(key, rendering);
     try {
       const rendered = await rendering;
@@ -120,9 +153,13 @@ export function createSiteRenderer(options: SiteRendererOptions) {
     ): Promise<string> {
       const rendered = await body(source, page, markdown, linker);
       const loc = { page: page.path };
+      const needs = bodyNeeds(rendered.html);
+      const { dialectAssets, ...shell } = chrome;
       return renderSitePage({
-        ...chrome,
+        ...shell,
         ...extras,
+        ...(needs.math && dialectAssets?.katexCss ? { stylesheets: [dialectAssets.katexCss] } : {}),
+        ...(needs.diagrams && dialectAssets?.mermaidScripts ? { scripts: dialectAssets.mermaidScripts } : {}),
         page: {
           title: page.title,
           ...(page.description ? { description: page.description } : {}),
@@ -145,8 +182,9 @@ export function createSiteRenderer(options: SiteRendererOptions) {
       extras: DocumentExtras = {},
     ): string {
       const loc = { folder: folder.path };
+      const { dialectAssets: _unused, ...shell } = chrome;
       return renderSitePage({
-        ...chrome,
+        ...shell,
         ...extras,
         page: { title: folder.title, html: folderListingHtml(folder, linker), toc: [] },
         nav: navNodes(source.map, linker, loc),
@@ -164,9 +202,38 @@ export type SiteRenderer = ReturnType<typeof createSiteRenderer>;
  * becomes the linker's dead link. Anything else is left alone.
  */
 export function rewriteHref(source: SiteSource, page: SitePage, linker: Linker, href: string): string {
-  return rewriteSiteHref(
+  const rewritten = rewriteSiteHref(
     { byPath: source.byPath, workspaceSlug: source.workspaceSlug, hrefs: linker },
     page.path,
     href,
   );
+  if (rewritten !== href || isPageHref(href)) return rewritten;
+  // Neither a page nor an upload: a repository file beside the page (an image, a PDF).
+  const asset = source.loadedAssets ? assetForHref(source.loadedAssets, page.path, href) : null;
+  const { fragment } = splitHref(href);
+  return asset ? linker.asset(asset) + (fragment === null ? '' : `#${fragment}`) : href;
+}
+
+/**
+ * An Obsidian attachment embed: the file of that name closest to the page, as an image
+ * (with the `|300` or `|300x200` size) or, for other files, a link; a mark when missing.
+ */
+export function embedFileHtml(
+  source: SiteSource,
+  page: SitePage,
+  linker: Linker,
+  name: string,
+  options: EmbedOptions,
+): string {
+  const path = source.loadedAssets?.findByName(name, page.path) ?? null;
+  if (!path)
+    return `<span class="wikilink-missing" title="Missing file: ${escapeHtml(name)}">${escapeHtml(name)}</span>`;
+  const href = safeHref(linker.asset(path));
+  if (!IMAGE_EXTENSIONS.test(path))
+    return `<a class="embed-file" href="${href}">${escapeHtml(options.alt ?? name)}</a>`;
+  const alt = options.alt ?? name.slice(name.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
+  const size =
+    (options.width ? ` width="${options.width}"` : '') +
+    (options.height ? ` height="${options.height}"` : '');
+  return `<img src="${href}" alt="${escapeHtml(alt)}"${size} loading="lazy" decoding="async">`;
 }

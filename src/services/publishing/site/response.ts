@@ -21,7 +21,7 @@ export type CacheMode = 'public' | 'private' | 'revalidate' | 'immutable';
 export type SiteResponse =
   | { type: 'document'; status: 200 | 404; chunks: Buffer[]; etag: string | null; cache: CacheMode }
   | { type: 'redirect'; location: string }
-  | { type: 'text'; contentType: string; body: string; etag: string; cache: CacheMode }
+  | { type: 'text'; contentType: string; body: string | Buffer; etag: string; cache: CacheMode }
   | { type: 'upload'; upload: ServedUpload; cache: CacheMode };
 
 /** A document's UTF-8 bytes, split where the nonce goes. */
@@ -29,7 +29,7 @@ export const documentChunks = (html: string): Buffer[] =>
   html.split(NONCE_PLACEHOLDER).map((part) => Buffer.from(part, 'utf8'));
 
 /** A weak validator over a document (before its nonce) or file. */
-export const weakEtag = (text: string): string =>
+export const weakEtag = (text: string | Buffer): string =>
   `W/"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`;
 
 const linkers = new Map<string, Linker>();

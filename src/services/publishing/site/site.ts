@@ -14,6 +14,7 @@ import {
   type VersionLink,
 } from '../../../render/layout.js';
 import { pageRoute } from '../../../render/links.js';
+import { dialectAsset, dialectAssetPaths } from '../../../render/dialect-assets.js';
 import { isThemeName, themeCss, themeCssHash, themeFavicon } from '../../../render/themes.js';
 import type { SearchIndex } from '../../../search/search-index.js';
 import type { Store } from '../../../store/database.js';
@@ -168,6 +169,10 @@ export function createSite(deps: SiteDeps) {
         ? `${liveBase}uploads/${encodeURIComponent(state.favicon)}`
         : iconHref(mount.root, settings.theme),
       basePath: served.base,
+      dialectAssets: {
+        katexCss: mount.root + dialectAssetPaths().katexCss,
+        mermaidScripts: dialectAssetPaths().mermaidScripts.map((p) => mount.root + p),
+      },
       searchAction: `${served.base}search`,
       versions,
       ...(returnTo !== null ? { footerHtml: consentForm(returnTo) } : {}),
@@ -385,6 +390,9 @@ export function createSite(deps: SiteDeps) {
         return { type: 'redirect', location: `${base}${encodePath(bare)}/` };
       }
     }
+    // Any other file of the repository a published page references (an image beside it).
+    const asset = await source.openAsset(rest);
+    if (asset) return { type: 'upload', upload: asset, cache: served.cache };
     if (source.version === null) {
       const moved = await movedTo(served, rest);
       if (moved) return { type: 'redirect', location: served.linker.page(moved) };
@@ -417,6 +425,17 @@ export function createSite(deps: SiteDeps) {
           etag: weakEtag(svg),
           cache: 'public',
         };
+      }
+      if (path.startsWith('_assets/')) {
+        const file = dialectAsset(path);
+        if (file)
+          return {
+            type: 'text',
+            contentType: file.contentType,
+            body: file.body,
+            etag: weakEtag(file.body),
+            cache: 'immutable',
+          };
       }
       if (asset && isThemeName(asset[1])) {
         const css = themeCss(asset[1]);

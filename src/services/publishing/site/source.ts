@@ -9,6 +9,7 @@ import { isExternalHref, maskCode, resolveRelativeHref, extractLinks } from '../
 import { uploadNameOf } from '../../../render/published-markdown.js';
 import { WikilinkResolver } from '../../../render/wikilink-resolver.js';
 import { buildSiteMap, type SiteMap, type SitePage } from './nav.js';
+import { AssetIndex, referencedAssetPaths } from './assets.js';
 import type { ServedUpload } from '../../pages/uploads.js';
 
 export { uploadNameOf };
@@ -19,6 +20,10 @@ export interface SourceLoader {
   readBody(page: SitePage): Promise<string | null>;
   /** An upload's bytes for serving (no reference check), or null when absent. */
   openUpload(name: string): Promise<ServedUpload | null>;
+  /** Every non-page file of the tree (see `AssetIndex`); none when absent. */
+  listFiles?(): Promise<string[]>;
+  /** A repository file's bytes for serving (no reference check), or null when absent or refused. */
+  openAsset?(path: string): Promise<ServedUpload | null>;
 }
 
 const HTML_ATTR_RE = /\b(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi;
@@ -46,6 +51,10 @@ export class SiteSource {
   readonly linkKey: string;
   readonly wikilinks: WikilinkResolver;
   private uploadNames: Promise<Set<string>> | undefined;
+  private assetIndex: Promise<AssetIndex> | undefined;
+  private assetPaths: Promise<Set<string>> | undefined;
+  /** The asset index once {@link assets} has loaded it (rendering reads it synchronously). */
+  loadedAssets: AssetIndex | null = null;
 
   /**
    * @param key `live` or `v:<slug>`
@@ -100,6 +109,32 @@ export class SiteSource {
     // A failed read must not be remembered: the next request tries again.
     this.uploadNames.catch(() => (this.uploadNames = undefined));
     return this.uploadNames;
+  }
+
+  /** The repository's non-page files, indexed once per source (one tree revision). */
+  assets(): Promise<AssetIndex> {
+    this.assetIndex ??= (this.loader.listFiles?.() ?? Promise.resolve([])).then((paths) => {
+      this.loadedAssets = new AssetIndex(paths);
+      return this.loadedAssets;
+    });
+    this.assetIndex.catch(() => (this.assetIndex = undefined));
+    return this.assetIndex;
+  }
+
+  /** Paths of the repository files the published pages reference; computed once per source. */
+  referencedAssets(): Promise<Set<string>> {
+    this.assetPaths ??= Promise.all([this.assets(), this.bodies()]).then(
+      ([index, all]) =>
+        new Set(all.flatMap(({ page, body }) => referencedAssetPaths(body, page.path, index))),
+    );
+    this.assetPaths.catch(() => (this.assetPaths = undefined));
+    return this.assetPaths;
+  }
+
+  /** A repository file referenced by a published page of this source; null for any other. */
+  async openAsset(path: string): Promise<ServedUpload | null> {
+    if (!this.loader.openAsset || !(await this.referencedAssets()).has(path)) return null;
+    return this.loader.openAsset(path);
   }
 
   /** An upload referenced by a published page of this source, or its icon; null for any other. */
