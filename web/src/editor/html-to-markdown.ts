@@ -38,6 +38,8 @@ function normalise(body: HTMLElement): void {
   }
   for (const p of body.querySelectorAll('li > p')) unwrap(p);
   for (const table of body.querySelectorAll('table')) {
+    // GFM's converter only writes a table whose first row comes first in it.
+    for (const extra of table.querySelectorAll('colgroup, caption')) extra.remove();
     for (const block of table.querySelectorAll(BLOCKS_IN_CELLS)) {
       block.after(' ');
       unwrap(block);

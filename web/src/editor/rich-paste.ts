@@ -19,6 +19,17 @@ function dataUrlFile(url: string, index: number): File | null {
 }
 
 /**
+ * A blank line before pasted blocks that land on an empty line right under text, so a
+ * heading, list or table starts a block of its own rather than running on from the text above.
+ */
+function blockLead(view: EditorView, from: number, markdown: string): string {
+  const { doc } = view.state;
+  const line = doc.lineAt(from);
+  if (!markdown.includes('\n') || line.text.trim() !== '' || line.number === 1) return '';
+  return doc.line(line.number - 1).text.trim() ? '\n' : '';
+}
+
+/**
  * Puts the Markdown of a clipboard's HTML at `from`…`to`, and uploads its `data:` images
  * where they stood. When the writer typed while the converter loaded, it goes at the cursor.
  */
@@ -29,10 +40,13 @@ async function pasteHtml(view: EditorView, html: string, from: number, to: numbe
   if (!view.dom.isConnected) return;
   if (view.state.doc !== doc) ({ from, to } = view.state.selection.main);
   const slots: number[] = [];
-  const text = markdown.replace(new RegExp(IMAGE_SLOT, 'g'), (_m, offset: number) => {
-    slots.push(offset - slots.length * IMAGE_SLOT.length);
-    return '';
-  });
+  const lead = blockLead(view, from, markdown);
+  const text =
+    lead +
+    markdown.replace(new RegExp(IMAGE_SLOT, 'g'), (_m, offset: number) => {
+      slots.push(lead.length + offset - slots.length * IMAGE_SLOT.length);
+      return '';
+    });
   view.dispatch({
     changes: { from, to, insert: text },
     selection: { anchor: from + text.length },

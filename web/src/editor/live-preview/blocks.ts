@@ -5,6 +5,7 @@ import { CALLOUT_TITLES, calloutKind, GFM_CALLOUT, lineCallouts } from './callou
 const quoteLine = Decoration.line({ class: 'cm-lp-quote' });
 const ruleLine = Decoration.line({ class: 'cm-lp-hr' });
 const calloutTitle = Decoration.mark({ class: 'cm-lp-callout-title' });
+const collapsed = Decoration.line({ class: 'cm-lp-collapsed' });
 
 function calloutLine(kind: string, position: 'first' | 'body' | 'last', title?: string) {
   return Decoration.line({
@@ -14,25 +15,19 @@ function calloutLine(kind: string, position: 'first' | 'body' | 'last', title?: 
   });
 }
 
-/** Hides each line's `>` markers (and the space after them) off the cursor. */
-function hideQuoteMarks(node: Parameters<NodeDecorator>[0], builder: Builder): void {
-  const { doc } = builder.state;
-  const cursor = node.node.cursor();
-  if (!cursor.firstChild()) return;
-  do {
-    if (cursor.name !== 'QuoteMark') continue;
-    const line = doc.lineAt(cursor.from);
-    if (builder.revealed(line.from, line.to)) continue;
-    const to = doc.sliceString(cursor.to, cursor.to + 1) === ' ' ? cursor.to + 1 : cursor.to;
-    builder.add(hidden.range(cursor.from, to));
-  } while (cursor.nextSibling());
-}
-
 /**
  * Blockquotes with their bar, GitHub callouts (`> [!NOTE]`, Obsidian's `> [!tip]- Title`)
  * drawn as the site draws callouts, and horizontal rules as a rule.
  */
 export const blocks: NodeDecorator = (node, builder) => {
+  if (node.name === 'QuoteMark') {
+    // `>` and the space after it, on every line of a quote or callout off the cursor.
+    const line = builder.state.doc.lineAt(node.from);
+    if (builder.revealed(line.from, line.to)) return;
+    const to = builder.state.sliceDoc(node.to, node.to + 1) === ' ' ? node.to + 1 : node.to;
+    builder.add(hidden.range(node.from, to));
+    return;
+  }
   if (node.name === 'HorizontalRule') {
     if (builder.revealed(node.from, node.to)) return;
     builder.add(ruleLine.range(builder.state.doc.lineAt(node.from).from));
@@ -45,7 +40,6 @@ export const blocks: NodeDecorator = (node, builder) => {
   const gfm = GFM_CALLOUT.exec(first.text);
   if (!gfm) {
     eachLine(builder, node.from, node.to, quoteLine);
-    hideQuoteMarks(node, builder);
     return;
   }
   const kind = calloutKind(gfm[3]!);
@@ -59,7 +53,6 @@ export const blocks: NodeDecorator = (node, builder) => {
     for (let n = Math.max(first.number + 1, doc.lineAt(builder.range.from).number); n <= toLine; n++)
       builder.add(calloutLine(kind, n === last.number ? 'last' : 'body').range(doc.line(n).from));
   }
-  hideQuoteMarks(node, builder);
   const markerFrom = first.from + gfm[1]!.length;
   if (!revealedTitle) {
     builder.add(hidden.range(markerFrom, Math.min(first.to, written ? first.to - written.length : first.to)));
@@ -87,8 +80,10 @@ export function lineCalloutDecorations(builder: Builder, fromLine: number, toLin
     for (let n = Math.max(c.first + 1, fromLine); n <= Math.min(c.last, toLine); n++) {
       const line = doc.line(n);
       builder.add(calloutLine(c.kind, n === c.last ? 'last' : 'body').range(line.from));
-      if (n === c.last && c.closer && !builder.revealed(line.from, line.to) && line.length > 0)
+      if (n === c.last && c.closer && !builder.revealed(line.from, line.to) && line.length > 0) {
         builder.add(hidden.range(line.from, line.to));
+        builder.add(collapsed.range(line.from));
+      }
     }
   }
 }

@@ -2,6 +2,7 @@ import { Decoration } from '@codemirror/view';
 import { hidden, type NodeDecorator } from './context';
 
 const codeLine = Decoration.line({ class: 'cm-lp-codeblock' });
+const collapsed = Decoration.line({ class: 'cm-lp-collapsed' });
 const fenceLine = (position: 'open' | 'close', language: string) =>
   Decoration.line({
     class: `cm-lp-codeblock cm-lp-fence cm-lp-fence-${position}`,
@@ -29,5 +30,8 @@ export const code: NodeDecorator = (node, builder) => {
   if (last.number > first.number) builder.add((closed ? fenceLine('close', '') : codeLine).range(last.from));
   if (revealed) return;
   if (first.length > 0) builder.add(hidden.range(first.from, first.to));
-  if (closed && last.length > 0) builder.add(hidden.range(last.from, last.to));
+  if (closed && last.length > 0) {
+    builder.add(hidden.range(last.from, last.to));
+    builder.add(collapsed.range(last.from));
+  }
 };
