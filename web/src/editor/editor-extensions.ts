@@ -53,7 +53,7 @@ const theme = EditorView.theme({
     fontSize: '14px',
     padding: '4px',
     // Tall enough for every slash command at once, so the list only scrolls for long page lists.
-    maxHeight: '27em',
+    maxHeight: '30em',
   },
   '.cm-tooltip.cm-tooltip-autocomplete > ul > li': {
     padding: '4px 10px',

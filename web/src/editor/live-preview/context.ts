@@ -15,6 +15,8 @@ export interface Builder {
   readonly range: { from: number; to: number };
   /** True when a cursor or selection touches one of the lines of `from`…`to`. */
   revealed(from: number, to: number): boolean;
+  /** True when a lint warning (a link to a missing page) lies in `from`…`to`: kept in sight. */
+  flagged(from: number, to: number): boolean;
   add(range: Range<Decoration>): void;
 }
 

@@ -52,7 +52,7 @@ export const headingsAndInline: NodeDecorator = (node, builder) => {
     const open = marks[0];
     const close = marks[1];
     if (open && close && close.from > open.to) builder.add(linkText.range(open.to, close.from));
-    if (builder.revealed(node.from, node.to)) return;
+    if (builder.revealed(node.from, node.to) || builder.flagged(node.from, node.to)) return;
     if (node.name === 'Autolink') return hideChildren(node, new Set(['LinkMark']), builder);
     // `[` hidden; from `]` to the end (URL, title, reference label) hidden.
     if (open) builder.add(hidden.range(open.from, open.to));

@@ -1,4 +1,5 @@
 import { syntaxTree } from '@codemirror/language';
+import { forEachDiagnostic } from '@codemirror/lint';
 import { type Extension, Prec, type Range } from '@codemirror/state';
 import {
   Decoration,
@@ -28,10 +29,13 @@ function decorate(view: EditorView): DecorationSet {
   const lines = selectedLines(state);
   const page = state.facet(pageLocation);
   const revealed = (from: number, to: number) => lines.some((l) => from <= l.to && to >= l.from);
+  const warnings: { from: number; to: number }[] = [];
+  forEachDiagnostic(state, (d, from, to) => void warnings.push({ from, to }));
+  const flagged = (from: number, to: number) => warnings.some((w) => from <= w.to && to >= w.from);
   const tree = syntaxTree(state);
   const ranges = view.visibleRanges;
   for (const range of ranges) {
-    const builder: Builder = { state, page, range, revealed, add: (d) => found.push(d) };
+    const builder: Builder = { state, page, range, revealed, flagged, add: (d) => found.push(d) };
     tree.iterate({
       from: range.from,
       to: range.to,
@@ -47,7 +51,7 @@ function decorate(view: EditorView): DecorationSet {
   }
   if (ranges.length > 0) {
     const all = { from: ranges[0]!.from, to: ranges[ranges.length - 1]!.to };
-    const builder: Builder = { state, page, range: all, revealed, add: (d) => found.push(d) };
+    const builder: Builder = { state, page, range: all, revealed, flagged, add: (d) => found.push(d) };
     lineCalloutDecorations(builder, state.doc.lineAt(all.from).number, state.doc.lineAt(all.to).number);
   }
   return Decoration.set(found, true);
@@ -64,6 +68,8 @@ const preview = ViewPlugin.fromClass(
         update.docChanged ||
         update.viewportChanged ||
         update.selectionSet ||
+        // New lint results (a link found missing) arrive as effects.
+        update.transactions.some((tr) => tr.effects.length > 0) ||
         syntaxTree(update.state) !== syntaxTree(update.startState)
       )
         this.decorations = decorate(update.view);
