@@ -7,10 +7,12 @@ import { EditorState, type Extension } from '@codemirror/state';
 import { drawSelection, EditorView, highlightActiveLine, keymap } from '@codemirror/view';
 import { tags } from '@lezer/highlight';
 import { cspNonce } from './csp-nonce';
+import { type EditorMode, editorModeExtension } from './editor-mode';
 import { imageUpload } from './image-upload';
 import { linkWarnings } from './link-warnings';
 import { pageContext, type PageLocation } from './page-context';
 import { pageLinks } from './page-links';
+import { richPaste } from './rich-paste';
 import { slashCommands } from './slash-commands';
 import { formattingKeys } from './toolbar';
 
@@ -51,7 +53,7 @@ const theme = EditorView.theme({
     fontSize: '14px',
     padding: '4px',
     // Tall enough for every slash command at once, so the list only scrolls for long page lists.
-    maxHeight: '27em',
+    maxHeight: '30em',
   },
   '.cm-tooltip.cm-tooltip-autocomplete > ul > li': {
     padding: '4px 10px',
@@ -75,15 +77,27 @@ export interface ExtensionOptions {
   /** The open page: where uploads go and what links are relative to. */
   page: PageLocation;
   readOnly: boolean;
+  /** Live preview or source; switched later with `setEditorMode`. */
+  mode: EditorMode;
+  /** Ctrl/Cmd+E: the writer asks for the other mode. */
+  onToggleMode: () => void;
   onDocChanged: () => void;
   onSave: () => void;
 }
 
 /**
- * The editor's behaviour: Markdown, history, find and replace, Mod-S, the writing tools
- * (image upload, slash commands, `[[` page links, missing-page warnings) and its accessible name.
+ * The editor's behaviour: Markdown, live preview or source, history, find and replace, Mod-S,
+ * the writing tools (rich paste, image upload, slash commands, `[[` page links, missing-page
+ * warnings) and its accessible name.
  */
-export function editorExtensions({ page, readOnly, onDocChanged, onSave }: ExtensionOptions): Extension[] {
+export function editorExtensions({
+  page,
+  readOnly,
+  mode,
+  onToggleMode,
+  onDocChanged,
+  onSave,
+}: ExtensionOptions): Extension[] {
   return [
     cspNonce,
     pageContext(page),
@@ -97,7 +111,9 @@ export function editorExtensions({ page, readOnly, onDocChanged, onSave }: Exten
     search({ top: true }),
     highlightSelectionMatches(),
     autocompletion({ override: [slashCommands, pageLinks], icons: false }),
-    readOnly ? [] : imageUpload(),
+    editorModeExtension(mode, onToggleMode),
+    // Rich paste first: a Word or Google Docs clipboard also holds a picture of the selection.
+    readOnly ? [] : [richPaste(), imageUpload()],
     linkWarnings(),
     formattingKeys,
     keymap.of([

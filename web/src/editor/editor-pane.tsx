@@ -17,6 +17,8 @@ import { AiAssist } from './ai-assist';
 import { PreviewPane, PreviewToggle } from './preview-toggle';
 import { PublishedSwitch } from './published-switch';
 import { DetailsForm } from './details-form';
+import { type EditorMode, loadMode, saveMode, SourceToggle } from './editor-mode';
+import { useMe } from '../api/queries';
 import type { PageSession, SessionState } from './page-session';
 
 // The merge view (@codemirror/merge) is needed only when a conflict appears.
@@ -116,6 +118,13 @@ function OpenPage({
   const [details, setDetails] = useState<Page>(page);
   const [editingDetails, setEditingDetails] = useState(false);
   const [previewing, setPreviewing] = useState(false);
+  const userId = useMe().data?.id;
+  const [mode, setMode] = useState<EditorMode>(() => loadMode(userId));
+  const toggleMode = () => {
+    const next = mode === 'live' ? 'source' : 'live';
+    saveMode(userId, next);
+    setMode(next);
+  };
   const viewOnSite = published ? `/p/${slug}/${path.replace(/(^|\/)index\.md$|\.md$/, '')}` : null;
 
   return (
@@ -138,6 +147,7 @@ function OpenPage({
               onChange={setPublished}
             />
           )}
+          <SourceToggle mode={mode} onToggle={toggleMode} />
           <PreviewToggle pressed={previewing} onToggle={() => setPreviewing((on) => !on)} />
           {editable && <AiAssist slug={slug} />}
           {viewOnSite && (
@@ -243,6 +253,8 @@ function OpenPage({
           readOnly={!editable}
           hidden={state.conflict !== null}
           sessionRef={session}
+          mode={mode}
+          onToggleMode={toggleMode}
           onState={setState}
         />
         {previewing && (

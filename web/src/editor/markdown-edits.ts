@@ -129,6 +129,9 @@ export function formatCode(view: EditorView): boolean {
 /** A two-column table, the cursor in the first header cell. */
 export const TABLE = { text: '| Column 1 | Column 2 |\n| --- | --- |\n|  |  |', cursor: 2 };
 
+/** A note callout (as the site draws it), the cursor on its first line of text. */
+export const CALLOUT = { text: '> [!NOTE]\n> ', cursor: 12 };
+
 /** A fenced code block, the cursor on its empty first line. */
 export const CODE_BLOCK = { text: '```\n\n```', cursor: 4 };
 

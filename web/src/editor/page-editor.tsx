@@ -9,6 +9,7 @@ import { useEvents } from '../live/workspace-events';
 import { colourIndexOf } from '../presence/page-presence';
 import { goToLine, requestedLine } from './go-to-line';
 import { editorExtensions } from './editor-extensions';
+import { type EditorMode, setEditorMode } from './editor-mode';
 import { textToSave } from './image-upload';
 import { pagesOfTree, setWorkspacePages } from './page-context';
 import { PageSession, type SessionState } from './page-session';
@@ -23,13 +24,21 @@ interface PageEditorProps {
   readOnly: boolean;
   hidden: boolean;
   sessionRef: RefObject<PageSession | null>;
+  /** Live preview or source (the page header's "Source" switch). */
+  mode: EditorMode;
+  /** Ctrl/Cmd+E in the text. */
+  onToggleMode: () => void;
   /** A state setter: stable for the life of the editor. */
   onState: (state: SessionState) => void;
 }
 
 /** CodeMirror on the page body, wired to the page's save loop, under its formatting toolbar. */
 export function PageEditor(props: PageEditorProps) {
-  const { slug, workspaceId, path, page, readOnly, hidden, sessionRef, onState } = props;
+  const { slug, workspaceId, path, page, readOnly, hidden, sessionRef, mode, onState } = props;
+  const toggleMode = useRef(props.onToggleMode);
+  useEffect(() => {
+    toggleMode.current = props.onToggleMode;
+  });
   const host = useRef<HTMLDivElement>(null);
   const events = useEvents();
   const me = useMe().data;
@@ -71,6 +80,8 @@ export function PageEditor(props: PageEditorProps) {
           editorExtensions({
             page: { slug, path },
             readOnly,
+            mode,
+            onToggleMode: () => toggleMode.current(),
             onDocChanged: () => session.edited(),
             onSave: () => void session.save(),
           }),
@@ -93,6 +104,10 @@ export function PageEditor(props: PageEditorProps) {
     // The editor is made once per open page: the pane is keyed by path.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
+
+  useEffect(() => {
+    if (editorView) setEditorMode(editorView, mode);
+  }, [editorView, mode]);
 
   return (
     // One column, toolbar above the text, so the preview can sit beside both.

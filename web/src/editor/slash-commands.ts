@@ -6,7 +6,7 @@ import {
 } from '@codemirror/autocomplete';
 import type { EditorView } from '@codemirror/view';
 import { chooseImages } from './image-upload';
-import { CODE_BLOCK, insertBlock, isInCode, TABLE } from './markdown-edits';
+import { CALLOUT, CODE_BLOCK, insertBlock, isInCode, TABLE } from './markdown-edits';
 
 /** What a command does with the `/word` it replaces (`from`…`to`). */
 type Run = (view: EditorView, from: number, to: number) => void;
@@ -40,6 +40,7 @@ const COMMANDS: { label: string; detail: string; run: Run }[] = [
   { label: 'Numbered list', detail: '1.', run: linePrefix('1. ') },
   { label: 'To-do list', detail: '- [ ]', run: linePrefix('- [ ] ') },
   { label: 'Quote', detail: '>', run: linePrefix('> ') },
+  { label: 'Callout', detail: '> [!NOTE]', run: block(CALLOUT.text, CALLOUT.cursor) },
   { label: 'Code block', detail: '```', run: block(CODE_BLOCK.text, CODE_BLOCK.cursor) },
   { label: 'Table', detail: '| |', run: block(TABLE.text, TABLE.cursor) },
   { label: 'Divider', detail: '---', run: block('---\n', 4) },

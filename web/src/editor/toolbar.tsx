@@ -1,7 +1,16 @@
 import type { EditorView } from '@codemirror/view';
 import { keymap } from '@codemirror/view';
 import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { formatCode, insertBlock, insertLink, prefixLines, TABLE, wrapSelection } from './markdown-edits';
+import { chooseImages } from './image-upload';
+import {
+  CALLOUT,
+  formatCode,
+  insertBlock,
+  insertLink,
+  prefixLines,
+  TABLE,
+  wrapSelection,
+} from './markdown-edits';
 import '../styles/editor-tools.css';
 
 interface Tool {
@@ -70,6 +79,17 @@ const TOOLS: Tool[] = [
     run: (view) => prefixLines(view, 'numbered'),
   },
   {
+    name: 'Task list',
+    icon: (
+      <Icon>
+        <rect x="2.5" y="3" width="5" height="5" rx="1" />
+        <path d="M3.5 5.5l1 1 2-2M10 5.5h7.5M10 14h7.5" />
+        <rect x="2.5" y="11.5" width="5" height="5" rx="1" />
+      </Icon>
+    ),
+    run: (view) => prefixLines(view, '- [ ] '),
+  },
+  {
     name: 'Quote',
     icon: (
       <Icon>
@@ -79,6 +99,16 @@ const TOOLS: Tool[] = [
     run: (view) => prefixLines(view, '> '),
   },
   {
+    name: 'Callout',
+    icon: (
+      <Icon>
+        <rect x="2.5" y="3.5" width="15" height="13" rx="2" />
+        <path d="M10 7v4M10 13.5v.01" />
+      </Icon>
+    ),
+    run: (view) => insertBlock(view, CALLOUT.text, CALLOUT.cursor),
+  },
+  {
     name: 'Code',
     icon: (
       <Icon>
@@ -86,6 +116,20 @@ const TOOLS: Tool[] = [
       </Icon>
     ),
     run: formatCode,
+  },
+  {
+    name: 'Image',
+    icon: (
+      <Icon>
+        <rect x="2.5" y="3.5" width="15" height="13" rx="1.5" />
+        <circle cx="7" cy="8" r="1.5" />
+        <path d="M3 15l4.5-4.5 3 3 2.5-2.5 4.5 4.5" />
+      </Icon>
+    ),
+    run: (view) => {
+      chooseImages(view);
+      return true;
+    },
   },
   {
     name: 'Table',
