@@ -123,6 +123,8 @@ describeInChromium('web app: live preview', () => {
   const text = (page: Page) => editor(page).evaluate((el) => el.textContent);
 
   beforeAll(async () => {
+    // The showcase links to the guide; a link to a missing page would keep its URL in view.
+    await app.createPage('guide.md', { title: 'Guide', body: 'The guide.\n' });
     await app.createPage('showcase.md', { title: 'Showcase', body: SHOWCASE });
   });
 
