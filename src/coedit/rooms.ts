@@ -10,6 +10,7 @@ import type { PagesService } from '../services/pages/pages.js';
 import type { CoAuthorNotes } from './co-authors.js';
 import { type CoeditPeer, Room } from './room.js';
 import { rawFor, roomBase } from './room-text.js';
+import { reopenRoom } from './room-reopen.js';
 import type { RoomSnapshots } from './room-snapshots.js';
 import type { RelayEnvelope, RoomRelay } from './relay.js';
 import { createRoomsRelay } from './rooms-relay.js';
@@ -80,18 +81,22 @@ export function createRooms(deps: RoomsDeps) {
     if (held) return new Room(workspaceId, path, held.epoch, roomBase(held.raw, held.hash), held.state);
     const base = roomBase(content, hash);
     const saved = await deps.snapshots.load(workspaceId, path);
-    if (saved) {
-      // The state fits a file still at its hash, or one whose body is its text (written by a
-      // save that was cut short before its state was stored again).
-      const room = new Room(workspaceId, path, saved.epoch, base, saved.state);
-      if (saved.contentHash === hash || room.current === base.doc) {
-        // Edits the state holds beyond the file: typed during the last save, or the save never ran.
-        if (room.unsaved) schedule(room);
+    const reopened = saved && reopenRoom(workspaceId, path, saved, base);
+    if (reopened) {
+      const { room, change } = reopened;
+      if (change === 'conflict') {
+        room.conflict = true;
+        deps.events.emit('conflict-detected', { workspace_id: workspaceId, path });
         return room;
       }
-      room.destroy();
+      // The file's changes are in the state now: stored with its hash, so a server killed
+      // before the next save opens this again rather than diffing the same change twice.
+      if (change === 'merged') await storeState(room, room.stateUpdate());
+      // Edits the state holds beyond the file: typed during the last save, or the save never ran.
+      if (room.unsaved) schedule(room);
+      return room;
     }
-    // Any older state would merge its text in a second time: a new epoch makes clients start fresh.
+    // No state, or one that cannot be diffed against the file: a new epoch makes clients start fresh.
     // It is named after the file's hash so instances seeding one file at once agree on it.
     const room = new Room(
       workspaceId,
@@ -112,6 +117,7 @@ export function createRooms(deps: RoomsDeps) {
       await deps.snapshots.save(room.workspaceId, room.path, {
         epoch: room.epoch,
         contentHash: room.base.hash,
+        base: room.base.raw,
         state,
       });
     } catch (error) {
