@@ -26,7 +26,7 @@ async function startInstances(coedit: { debounceMs: number; maxWaitMs?: number }
   const options = {
     dataDir: tempDir(),
     pgSchema: schema.schema,
-    env: { DATABASE_URL: TEST_DATABASE_URL!, REDIS_URL: TEST_REDIS_URL!, FF_COEDIT: 'true' },
+    env: { DATABASE_URL: TEST_DATABASE_URL!, REDIS_URL: TEST_REDIS_URL! },
     coedit,
     gitCommitDebounceMs: 50,
     rateLimits: {

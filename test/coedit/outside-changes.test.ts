@@ -63,7 +63,6 @@ describeEachDatabase('co-editing with changes from outside the room ($name)', (t
 
   beforeAll(async () => {
     env = await startSync(target, {
-      env: { FF_COEDIT: 'true' },
       coedit: { debounceMs: 1000, maxWaitMs: 4000 },
       gitCommitDebounceMs: 50,
     });

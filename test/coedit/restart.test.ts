@@ -19,7 +19,7 @@ describe('co-editing across restarts', () => {
     await server?.close();
   });
   // A debounce far longer than any wait below: only leaving or stopping saves.
-  const start = async () => (server = await startServer({ dataDir, env: { FF_COEDIT: 'true' }, coedit: { debounceMs: 600_000 } }));
+  const start = async () => (server = await startServer({ dataDir, coedit: { debounceMs: 600_000 } }));
 
   it('saves at once when the last writer leaves; reuses the saved state, bringing in a file changed meanwhile as a diff; a new epoch only without a usable base', async () => {
     await start();
@@ -86,7 +86,7 @@ describe('co-editing when the server is killed', () => {
   });
 
   it('keeps what was saved, and each writer’s unsaved text comes back once after the restart', async () => {
-    killable = await serverProcess({ env: { FF_COEDIT: 'true' } });
+    killable = await serverProcess();
     // Enough of a TestServer for the clients: its URL and requests.
     const server = killable as unknown as TestServer;
     await killable.start();
