@@ -220,7 +220,7 @@ export function createRooms(deps: RoomsDeps) {
     room.authors.clear();
     room.dirtySince = null;
     await storeState(room, Y.encodeStateAsUpdate(room.doc));
-    room.broadcast({ type: 'yjs-saved', content_hash: room.base.hash, saved_text: room.base.doc });
+    announceBase(room);
     if (room.unsaved) schedule(room);
   }
 
@@ -246,13 +246,21 @@ export function createRooms(deps: RoomsDeps) {
     if (relay && next.hash !== room.base.hash && next.doc !== room.current) {
       if (!(await relay.claimMerge(room, next.hash))) return;
     }
+    const before = room.base.hash;
     const result = room.bringInOutside(next);
     if (result === 'merged') relay?.based(room);
+    // The file holds the room's text as it now stands (bar unsaved edits): the editors' "Saved".
+    if (room.base.hash !== before) announceBase(room);
     if (result === 'conflict' && !room.conflict) {
       stopOnConflict(room, page.content_hash);
       relay?.conflict(room, page.content_hash);
       deps.events.emit('conflict-detected', { workspace_id: room.workspaceId, path: room.path });
     } else if (result === 'merged' && room.unsaved) schedule(room);
+  }
+
+  /** Tells the room's sockets the file now holds `room.base` (a save, or an outside change brought in). */
+  function announceBase(room: Room): void {
+    room.broadcast({ type: 'yjs-saved', content_hash: room.base.hash, saved_text: room.base.doc });
   }
 
   function stopOnConflict(room: Room, hash: string): void {
@@ -376,6 +384,7 @@ export function createRooms(deps: RoomsDeps) {
         room.base = roomBase(page.content, page.content_hash);
         room.conflict = false;
         if (!room.authors.has(peer.actor.userId)) room.authors.set(peer.actor.userId, peer.actor);
+        announceBase(room);
       });
       // The writer chose the text: saved now, not after the debounce.
       if (room.unsaved) await save(room);

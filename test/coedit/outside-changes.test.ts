@@ -81,6 +81,7 @@ describeEachDatabase('co-editing with changes from outside the room ($name)', (t
     const pagePath = await newPage('Title line\n\nMiddle.\n\n');
     const a = await join(env.owner, pagePath);
     const b = await join(editor, pagePath);
+    let apiHash = '';
     const rounds = await typeWhile(a, b, async () => {
       const page = await read(pagePath);
       const put = await as('PUT', pageUrl(ws.slug, pagePath), {
@@ -88,11 +89,17 @@ describeEachDatabase('co-editing with changes from outside the room ($name)', (t
         lastKnownHash: page.content_hash,
       });
       expect(put.status).toBe(200);
+      apiHash = put.body.content_hash;
     });
     await eventually(
       async () =>
         a.text === b.text && a.text.includes('edited by the API') && a.text.includes(`B${rounds - 1} `),
     );
+    // Each editor is told the file now holds the API's text, so it can show what is unsaved.
+    for (const client of [a, b]) {
+      const notice = await client.ws.waitFor((m) => m.type === 'yjs-saved' && m.content_hash === apiHash);
+      expect(notice.saved_text).toContain('Title line, edited by the API');
+    }
     for (let i = 0; i < rounds; i++) {
       expect(a.text).toContain(`A${i} `);
       expect(a.text).toContain(`B${i} `);

@@ -34,6 +34,7 @@ import {
 import { registerUser, type TestUser } from '../helpers/users.js';
 import { createPage, grantRole } from '../helpers/workspace-access.js';
 import {
+  countPuts,
   cursorAtEndOf,
   editor,
   editorText,
@@ -129,6 +130,27 @@ describeInChromium('web app: co-editing', () => {
     await tabs[2]!.page.screenshot({ path: path.join(ARTIFACTS, 'coedit-three-writers.png') });
     await Promise.all(tabs.map((tab) => tab.context.close()));
   }, 180_000);
+
+  it('a change saved elsewhere appears in untouched editors in place, which still read Saved', async () => {
+    await app.createPage('elsewhere.md', { title: 'Elsewhere', body: 'First\nSecond\n' });
+    // Both in the room once each shows the other's cursor.
+    const tabs = await openAll('elsewhere.md', [app.owner, cleo]);
+    const puts = tabs.map((tab) => countPuts(tab.page));
+    const url = `/api/v1/content/${app.ws.slug}/elsewhere.md`;
+    const current = (await app.server.request('GET', url, { token: app.owner.token })).body;
+    const put = await app.server.request('PUT', url, {
+      token: app.owner.token,
+      body: { body: 'First\nSecond, from elsewhere\n', lastKnownHash: current.content_hash },
+    });
+    expect(put.status).toBe(200);
+    for (const { page } of tabs) {
+      await eventually(async () => (await editorText(page)) === 'First\nSecond, from elsewhere\n', 20_000);
+      await waitSaved(page);
+    }
+    expect(body('elsewhere.md')).toBe('First\nSecond, from elsewhere\n');
+    expect(puts.map((p) => p.count)).toEqual([0, 0]);
+    await Promise.all(tabs.map((tab) => tab.context.close()));
+  }, 60_000);
 
   it('a viewer follows the text live, read-only, on a phone-sized screen', async () => {
     await app.createPage('follow.md', { title: 'Follow', body: 'Watch this:\n' });
