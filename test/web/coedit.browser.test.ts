@@ -263,7 +263,10 @@ describeInChromium('web app: co-editing conflicts and returning editors', () => 
     expect(body()).toBe('Intro.\n\nOlive:\nCleo:\n');
 
     // Both go offline: the room saves what it has as the last one leaves, unheard by either tab.
-    await Promise.all([olive.net.cut(), cleoTab.net.cut()]);
+    for (const tab of [olive, cleoTab]) {
+      await tab.context.setOffline(true);
+      await tab.net.cut();
+    }
     await eventually(async () => body() === online, 20_000);
     await olive.page.keyboard.type(' olive-offline');
     await cleoTab.page.keyboard.type(' cleo-offline');
@@ -280,7 +283,10 @@ describeInChromium('web app: co-editing conflicts and returning editors', () => 
     expect(body()).toBe('Intro, from git.\n\nOlive: olive-online\nCleo: cleo-online\n');
 
     // Both come back, without a reload: every word once, in both editors and in the file.
-    await Promise.all([olive.net.restore(), cleoTab.net.restore()]);
+    for (const tab of [olive, cleoTab]) {
+      await tab.context.setOffline(false);
+      tab.net.restore();
+    }
     const expected =
       'Intro, from git.\n\nOlive: olive-online olive-offline\nCleo: cleo-online cleo-offline\n';
     for (const tab of [olive, cleoTab]) {
@@ -295,12 +301,54 @@ describeInChromium('web app: co-editing conflicts and returning editors', () => 
     for (const word of ['from git', 'olive-online', 'olive-offline', 'cleo-online', 'cleo-offline'])
       expect(file.split(word), word).toHaveLength(2);
   }, 180_000);
+
+  it('text typed before the room lets the editor in is merged with the room’s unsaved text, each word once', async () => {
+    const bodyOf = (pagePath: string) => {
+      const text = fileBytes(app.server, app.ws.id, pagePath).toString('utf8');
+      return text.slice(text.indexOf('\n---\n\n') + 6);
+    };
+    const cleo = await registerUser(app.server, { name: 'Cleo Early' });
+    await grantRole(app.server, app.ws, cleo, 'editor');
+    await app.createPage('early.md', { title: 'Early', body: 'Olive:\nCleo:\n' });
+    const cleoTab = await app.openWorkspace('early.md', { as: cleo });
+    await editor(cleoTab.page).waitFor();
+    await eventually(async () => (await app.server.folio.rooms!.stats()).peers >= 1);
+
+    // Olive's tab loads the page without a socket, and its own saves fail: Olive types.
+    const olive = await signedInTab(app.browser, app.server, app.owner, `/w/${app.ws.slug}`);
+    const net = await cuttableSocket(olive.context);
+    await net.cut();
+    await olive.page.route('**/api/v1/content/**', (route) =>
+      route.request().method() === 'PUT' ? route.abort() : route.continue(),
+    );
+    await olive.page.goto(`${app.server.url}/w/${app.ws.slug}/early.md`);
+    await editor(olive.page).waitFor();
+    await cursorAtEndOf(olive.page, 'Olive:');
+    await olive.page.keyboard.type(' olive-early');
+    // Meanwhile Cleo types in the room (not saved: the debounce is long).
+    await cursorAtEndOf(cleoTab.page, 'Cleo:');
+    await cleoTab.page.keyboard.type(' cleo-in-room');
+    expect(bodyOf('early.md')).toBe('Olive:\nCleo:\n');
+
+    // The socket comes back: the room, not a page save, takes in what Olive typed.
+    net.restore();
+    const expected = 'Olive: olive-early\nCleo: cleo-in-room\n';
+    for (const page of [olive.page, cleoTab.page]) {
+      await eventually(async () => (await editorText(page)) === expected, 20_000).catch(() => undefined);
+      expect(await editorText(page)).toBe(expected);
+    }
+    expect(bodyOf('early.md')).toBe('Olive:\nCleo:\n');
+    await Promise.all([olive.context.close(), cleoTab.context.close()]);
+    await eventually(async () => bodyOf('early.md') === expected, 20_000).catch(() => undefined);
+    expect(bodyOf('early.md')).toBe(expected);
+  }, 120_000);
 });
 
 /**
  * Lets a test take a tab's `/ws` socket away as a lost network would (Chromium's offline
- * mode leaves open WebSockets alone): routed sockets are closed on `cut`, and sockets the
- * app opens while cut are closed at once, until `restore`.
+ * mode, `context.setOffline`, cuts HTTP but leaves open WebSockets alone): routed sockets are closed on `cut`, and sockets the
+ * app opens while cut are closed at once, until `restore`. Install it before the tab
+ * loads the page whose socket it should control.
  */
 async function cuttableSocket(context: BrowserContext) {
   let cut = false;
@@ -316,17 +364,17 @@ async function cuttableSocket(context: BrowserContext) {
     pair.server.onClose(() => void ws.close().catch(() => undefined));
   });
   return {
+    /** Closes the tab's sockets and refuses new ones. */
     async cut(): Promise<void> {
       cut = true;
-      await context.setOffline(true);
       for (const pair of [...live]) {
         live.delete(pair);
         await Promise.all([pair.page.close(), pair.server.close()]);
       }
     },
-    async restore(): Promise<void> {
+    /** Lets the tab's next socket through. */
+    restore(): void {
       cut = false;
-      await context.setOffline(false);
     },
   };
 }
