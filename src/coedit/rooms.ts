@@ -89,8 +89,8 @@ export function createRooms(deps: RoomsDeps) {
         deps.events.emit('conflict-detected', { workspace_id: workspaceId, path });
         return room;
       }
-      // The file's changes are in the state now: stored with its hash, so a server killed
-      // before the next save opens this again rather than diffing the same change twice.
+      // The file's changes are in the state now: stored with the file's hash and body, so the
+      // next opening (after a kill before any save, say) starts from here.
       if (change === 'merged') await storeState(room, room.stateUpdate());
       // Edits the state holds beyond the file: typed during the last save, or the save never ran.
       if (room.unsaved) schedule(room);
