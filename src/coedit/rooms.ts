@@ -1,4 +1,3 @@
-import { ulid } from 'ulid';
 import * as Y from 'yjs';
 import type { Actor } from '../domain/actor.js';
 import { CAN } from '../domain/policy.js';
@@ -10,7 +9,7 @@ import type { PagesService } from '../services/pages/pages.js';
 import type { CoAuthorNotes } from './co-authors.js';
 import { type CoeditPeer, Room } from './room.js';
 import { rawFor, roomBase } from './room-text.js';
-import { reopenRoom } from './room-reopen.js';
+import { openFromFile } from './room-opening.js';
 import type { RoomSnapshots } from './room-snapshots.js';
 import type { RelayEnvelope, RoomRelay } from './relay.js';
 import { createRoomsRelay } from './rooms-relay.js';
@@ -68,7 +67,7 @@ export function createRooms(deps: RoomsDeps) {
     return run;
   }
 
-  /** Opens the room of a page a reader just read: its saved state when saved at this hash, else fresh. */
+  /** Opens the room of a page a reader just read: from another instance, or its stored state, or fresh. */
   async function open(workspaceId: string, path: string, content: string, hash: string): Promise<Room> {
     const room = await openHere(workspaceId, path, content, hash);
     await relay?.attach(room);
@@ -79,36 +78,19 @@ export function createRooms(deps: RoomsDeps) {
     // Open on another instance: the same document, never a second seed of the file.
     const held = await relay?.heldElsewhere(workspaceId, path);
     if (held) return new Room(workspaceId, path, held.epoch, roomBase(held.raw, held.hash), held.state);
-    const base = roomBase(content, hash);
-    const saved = await deps.snapshots.load(workspaceId, path);
-    const reopened = saved && reopenRoom(workspaceId, path, saved, base);
-    if (reopened) {
-      const { room, change } = reopened;
-      if (change === 'conflict') {
-        room.conflict = true;
-        deps.events.emit('conflict-detected', { workspace_id: workspaceId, path });
-        return room;
-      }
-      // The file's changes are in the state now: stored with the file's hash and body, so the
-      // next opening (after a kill before any save, say) starts from here.
-      if (change === 'merged') await storeState(room, room.stateUpdate());
-      // Edits the state holds beyond the file: typed during the last save, or the save never ran.
-      if (room.unsaved) schedule(room);
-      return room;
-    }
-    // No state, or one that cannot be diffed against the file: a new epoch makes clients start fresh.
-    // It is named after the file's hash so instances seeding one file at once agree on it.
-    const room = new Room(
+    return openFromFile(
+      {
+        snapshots: deps.snapshots,
+        storeState,
+        schedule,
+        conflictDetected: (room) =>
+          deps.events.emit('conflict-detected', { workspace_id: room.workspaceId, path: room.path }),
+        sharedEpochs: relay !== null,
+      },
       workspaceId,
       path,
-      relay ? `seed-${hash.slice(hash.lastIndexOf(':') + 1).slice(0, 32)}` : ulid(),
-      base,
-      null,
+      roomBase(content, hash),
     );
-    // Stored at once, before anyone types: a server killed before the room's first save opens
-    // this epoch again, and the editors' unsaved edits merge in rather than being added anew.
-    await storeState(room, room.stateUpdate());
-    return room;
   }
 
   /** Stores the room's state with its base's hash; a failure is logged, the room goes on. */

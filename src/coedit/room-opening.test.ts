@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { contentHash } from '../domain/frontmatter.js';
 import { Room } from './room.js';
-import { reopenRoom } from './room-reopen.js';
+import { reopenRoom } from './room-opening.js';
 import { roomBase } from './room-text.js';
 import type { RoomSnapshot } from './room-snapshots.js';
 
