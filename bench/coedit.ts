@@ -88,7 +88,6 @@ export async function benchCoedit(): Promise<void> {
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
-    FF_COEDIT: 'true',
   });
   const unlimited = { limit: 1_000_000_000 };
   const folio = await createFolio(config, {

@@ -34,3 +34,12 @@ describe('FOLIO_PROCESSES', () => {
     }
   });
 });
+
+describe('FF_COEDIT', () => {
+  it('is on unless set to false', () => {
+    expect(configFrom({}).coedit).toBe(true);
+    expect(configFrom({ FF_COEDIT: 'true' }).coedit).toBe(true);
+    expect(configFrom({ FF_COEDIT: 'false' }).coedit).toBe(false);
+    expect(configFrom({ FF_COEDIT: '0' }).coedit).toBe(false);
+  });
+});

@@ -113,7 +113,7 @@ const envSchema = z.object({
   WEBAUTHN_RP_DISPLAY_NAME: z.string().default('Folio'),
   WEBAUTHN_RP_ORIGINS: optionalString,
   FF_METRICS: bool(false),
-  FF_COEDIT: bool(false),
+  FF_COEDIT: bool(true),
   COEDIT_SAVE_DELAY_MS: int(2000, 50, 10 * 60_000),
   COEDIT_SAVE_MAX_WAIT_MS: int(10_000, 50, 60 * 60_000),
   METRICS_PORT: int(0, 0, 65535),

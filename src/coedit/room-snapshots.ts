@@ -13,6 +13,11 @@ export interface RoomSnapshot {
    * and may run ahead of it with edits not saved yet (they are saved when the room opens again).
    */
   contentHash: string;
+  /**
+   * The page body (as stored) at `contentHash`: what the state's text is diffed against when
+   * the file changed while no room was open. Null in a state stored before it was kept.
+   */
+  base: string | null;
   state: Uint8Array;
 }
 
@@ -44,6 +49,7 @@ export function createRoomSnapshots(dataDir: string) {
         return {
           epoch: parsed.epoch,
           contentHash: parsed.content_hash,
+          base: typeof parsed.base === 'string' ? parsed.base : null,
           state: new Uint8Array(Buffer.from(parsed.state, 'base64')),
         };
       } catch {
@@ -57,6 +63,7 @@ export function createRoomSnapshots(dataDir: string) {
         path: pagePath,
         epoch: snapshot.epoch,
         content_hash: snapshot.contentHash,
+        base: snapshot.base,
         state: Buffer.from(snapshot.state).toString('base64'),
       });
       await writeFileAtomic(fileOf(workspaceId, pagePath), data);

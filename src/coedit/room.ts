@@ -195,8 +195,10 @@ export class Room {
    * room's unsaved edits so concurrent typing elsewhere merges. When they
    * touch the same place, nothing is applied: the room keeps its text (both
    * sides are kept: the outside one in the file) and answers 'conflict'.
+   * `asClient` writes the changes under that Yjs client id instead of the
+   * room's own (see `seedClientId`: instances doing the same thing agree).
    */
-  bringInOutside(next: RoomBase): OutsideResult {
+  bringInOutside(next: RoomBase, asClient?: number): OutsideResult {
     if (next.hash === this.base.hash) return 'none';
     if (next.doc === this.current) {
       // The outside write already says what the room says (another instance saved it).
@@ -211,12 +213,18 @@ export class Room {
       to: mapPosition(ours, c.to),
       insert: c.insert,
     }));
-    this.doc.transact(() => {
-      for (const c of [...mapped].reverse()) {
-        if (c.to > c.from) this.text.delete(c.from, c.to - c.from);
-        if (c.insert) this.text.insert(c.from, c.insert);
-      }
-    }, ORIGIN_OUTSIDE);
+    const own = this.doc.clientID;
+    if (asClient !== undefined) this.doc.clientID = asClient;
+    try {
+      this.doc.transact(() => {
+        for (const c of [...mapped].reverse()) {
+          if (c.to > c.from) this.text.delete(c.from, c.to - c.from);
+          if (c.insert) this.text.insert(c.from, c.insert);
+        }
+      }, ORIGIN_OUTSIDE);
+    } finally {
+      this.doc.clientID = own;
+    }
     this.base = next;
     return 'merged';
   }

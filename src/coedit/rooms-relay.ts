@@ -108,7 +108,9 @@ export function createRoomsRelay(relay: RoomRelay, rooms: RelayedRooms) {
         return rooms.serial(room, async () => rooms.stopOnConflict(room, m.hash));
       case 'based':
         return rooms.serial(room, async () => {
-          if (m.hash !== room.base.hash) room.base = roomBase(m.raw, m.hash);
+          if (m.hash === room.base.hash) return;
+          room.base = roomBase(m.raw, m.hash);
+          room.broadcast({ type: 'yjs-saved', content_hash: m.hash, saved_text: room.base.doc });
         });
     }
   }

@@ -1,4 +1,3 @@
-import { ulid } from 'ulid';
 import * as Y from 'yjs';
 import type { Actor } from '../domain/actor.js';
 import { CAN } from '../domain/policy.js';
@@ -10,6 +9,7 @@ import type { PagesService } from '../services/pages/pages.js';
 import type { CoAuthorNotes } from './co-authors.js';
 import { type CoeditPeer, Room } from './room.js';
 import { rawFor, roomBase } from './room-text.js';
+import { openFromFile } from './room-opening.js';
 import type { RoomSnapshots } from './room-snapshots.js';
 import type { RelayEnvelope, RoomRelay } from './relay.js';
 import { createRoomsRelay } from './rooms-relay.js';
@@ -67,7 +67,7 @@ export function createRooms(deps: RoomsDeps) {
     return run;
   }
 
-  /** Opens the room of a page a reader just read: its saved state when saved at this hash, else fresh. */
+  /** Opens the room of a page a reader just read: from another instance, or its stored state, or fresh. */
   async function open(workspaceId: string, path: string, content: string, hash: string): Promise<Room> {
     const room = await openHere(workspaceId, path, content, hash);
     await relay?.attach(room);
@@ -78,32 +78,19 @@ export function createRooms(deps: RoomsDeps) {
     // Open on another instance: the same document, never a second seed of the file.
     const held = await relay?.heldElsewhere(workspaceId, path);
     if (held) return new Room(workspaceId, path, held.epoch, roomBase(held.raw, held.hash), held.state);
-    const base = roomBase(content, hash);
-    const saved = await deps.snapshots.load(workspaceId, path);
-    if (saved) {
-      // The state fits a file still at its hash, or one whose body is its text (written by a
-      // save that was cut short before its state was stored again).
-      const room = new Room(workspaceId, path, saved.epoch, base, saved.state);
-      if (saved.contentHash === hash || room.current === base.doc) {
-        // Edits the state holds beyond the file: typed during the last save, or the save never ran.
-        if (room.unsaved) schedule(room);
-        return room;
-      }
-      room.destroy();
-    }
-    // Any older state would merge its text in a second time: a new epoch makes clients start fresh.
-    // It is named after the file's hash so instances seeding one file at once agree on it.
-    const room = new Room(
+    return openFromFile(
+      {
+        snapshots: deps.snapshots,
+        storeState,
+        schedule,
+        conflictDetected: (room) =>
+          deps.events.emit('conflict-detected', { workspace_id: room.workspaceId, path: room.path }),
+        sharedEpochs: relay !== null,
+      },
       workspaceId,
       path,
-      relay ? `seed-${hash.slice(hash.lastIndexOf(':') + 1).slice(0, 32)}` : ulid(),
-      base,
-      null,
+      roomBase(content, hash),
     );
-    // Stored at once, before anyone types: a server killed before the room's first save opens
-    // this epoch again, and the editors' unsaved edits merge in rather than being added anew.
-    await storeState(room, room.stateUpdate());
-    return room;
   }
 
   /** Stores the room's state with its base's hash; a failure is logged, the room goes on. */
@@ -112,6 +99,7 @@ export function createRooms(deps: RoomsDeps) {
       await deps.snapshots.save(room.workspaceId, room.path, {
         epoch: room.epoch,
         contentHash: room.base.hash,
+        base: room.base.raw,
         state,
       });
     } catch (error) {
@@ -214,7 +202,7 @@ export function createRooms(deps: RoomsDeps) {
     room.authors.clear();
     room.dirtySince = null;
     await storeState(room, Y.encodeStateAsUpdate(room.doc));
-    room.broadcast({ type: 'yjs-saved', content_hash: room.base.hash, saved_text: room.base.doc });
+    announceBase(room);
     if (room.unsaved) schedule(room);
   }
 
@@ -240,13 +228,21 @@ export function createRooms(deps: RoomsDeps) {
     if (relay && next.hash !== room.base.hash && next.doc !== room.current) {
       if (!(await relay.claimMerge(room, next.hash))) return;
     }
+    const before = room.base.hash;
     const result = room.bringInOutside(next);
     if (result === 'merged') relay?.based(room);
+    // The file holds the room's text as it now stands (bar unsaved edits): the editors' "Saved".
+    if (room.base.hash !== before) announceBase(room);
     if (result === 'conflict' && !room.conflict) {
       stopOnConflict(room, page.content_hash);
       relay?.conflict(room, page.content_hash);
       deps.events.emit('conflict-detected', { workspace_id: room.workspaceId, path: room.path });
     } else if (result === 'merged' && room.unsaved) schedule(room);
+  }
+
+  /** Tells the room's sockets the file now holds `room.base` (a save, or an outside change brought in). */
+  function announceBase(room: Room): void {
+    room.broadcast({ type: 'yjs-saved', content_hash: room.base.hash, saved_text: room.base.doc });
   }
 
   function stopOnConflict(room: Room, hash: string): void {
@@ -370,6 +366,7 @@ export function createRooms(deps: RoomsDeps) {
         room.base = roomBase(page.content, page.content_hash);
         room.conflict = false;
         if (!room.authors.has(peer.actor.userId)) room.authors.set(peer.actor.userId, peer.actor);
+        announceBase(room);
       });
       // The writer chose the text: saved now, not after the debounce.
       if (room.unsaved) await save(room);

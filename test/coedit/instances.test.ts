@@ -26,7 +26,7 @@ async function startInstances(coedit: { debounceMs: number; maxWaitMs?: number }
   const options = {
     dataDir: tempDir(),
     pgSchema: schema.schema,
-    env: { DATABASE_URL: TEST_DATABASE_URL!, REDIS_URL: TEST_REDIS_URL!, FF_COEDIT: 'true' },
+    env: { DATABASE_URL: TEST_DATABASE_URL!, REDIS_URL: TEST_REDIS_URL! },
     coedit,
     gitCommitDebounceMs: 50,
     rateLimits: {
@@ -187,6 +187,13 @@ describe.runIf(available)('co-editing across instances (PostgreSQL + Redis)', ()
     expect(put.status, put.text).toBe(200);
     const merged = 'Top.\n\nBottom.\nFrom the API.\n';
     await eventually(async () => onA.client.text === merged && onB.client.text === merged);
+    // Whichever instance brought it in, the editors on both are told the file holds it.
+    for (const { client } of [onA, onB]) {
+      const notice = await client.ws.waitFor(
+        (m) => m.type === 'yjs-saved' && m.content_hash === put.body.content_hash,
+      );
+      expect(notice.saved_text).toBe(merged);
+    }
     onA.client.insert(0, 'A: ');
     await eventually(async () => (await read(a, pagePath)).content === `A: ${merged}`);
     await settle();

@@ -63,7 +63,6 @@ describeEachDatabase('co-editing with changes from outside the room ($name)', (t
 
   beforeAll(async () => {
     env = await startSync(target, {
-      env: { FF_COEDIT: 'true' },
       coedit: { debounceMs: 1000, maxWaitMs: 4000 },
       gitCommitDebounceMs: 50,
     });
@@ -82,6 +81,7 @@ describeEachDatabase('co-editing with changes from outside the room ($name)', (t
     const pagePath = await newPage('Title line\n\nMiddle.\n\n');
     const a = await join(env.owner, pagePath);
     const b = await join(editor, pagePath);
+    let apiHash = '';
     const rounds = await typeWhile(a, b, async () => {
       const page = await read(pagePath);
       const put = await as('PUT', pageUrl(ws.slug, pagePath), {
@@ -89,11 +89,17 @@ describeEachDatabase('co-editing with changes from outside the room ($name)', (t
         lastKnownHash: page.content_hash,
       });
       expect(put.status).toBe(200);
+      apiHash = put.body.content_hash;
     });
     await eventually(
       async () =>
         a.text === b.text && a.text.includes('edited by the API') && a.text.includes(`B${rounds - 1} `),
     );
+    // Each editor is told the file now holds the API's text, so it can show what is unsaved.
+    for (const client of [a, b]) {
+      const notice = await client.ws.waitFor((m) => m.type === 'yjs-saved' && m.content_hash === apiHash);
+      expect(notice.saved_text).toContain('Title line, edited by the API');
+    }
     for (let i = 0; i < rounds; i++) {
       expect(a.text).toContain(`A${i} `);
       expect(a.text).toContain(`B${i} `);
@@ -124,6 +130,44 @@ describeEachDatabase('co-editing with changes from outside the room ($name)', (t
     const final = a.text;
     await eventually(async () => (await read(pagePath)).content === final);
     expect(fs.readFileSync(path.join(treeOf(env, ws.id), pagePath), 'utf8')).toContain(final);
+  });
+
+  it('writers offline with unsaved text while a pull changes the page come back to the same room: every word once', async () => {
+    const pagePath = await newPage('Intro.\n\nA:\nB:\n');
+    await eventually(async () => fileAt(bare, pagePath));
+    const a = await join(env.owner, pagePath);
+    const b = await join(editor, pagePath);
+    a.insert(a.text.indexOf('A:') + 2, ' a-online');
+    b.insert(b.text.indexOf('B:') + 2, ' b-online');
+    await eventually(
+      async () => a.text === b.text && a.text.includes('a-online') && a.text.includes('b-online'),
+    );
+    const epoch = a.epoch;
+
+    // Both lose their sockets: the room saves what it has and closes; they keep typing.
+    const rooms = async () => (await env.server.folio.rooms!.stats()).rooms;
+    const openRooms = await rooms();
+    await Promise.all([a.close(), b.close()]);
+    await eventually(async () => (await rooms()) === openRooms - 1);
+    expect((await read(pagePath)).content).toBe('Intro.\n\nA: a-online\nB: b-online\n');
+    await eventually(async () => (await fileAt(bare, pagePath))?.includes('b-online'));
+    a.insert(a.text.indexOf('a-online') + 8, ' a-offline');
+    b.insert(b.text.indexOf('b-online') + 8, ' b-offline');
+    // Meanwhile the page changes through git, with no room open to merge it.
+    await runPull(pagePath, (text) => text.replace('Intro.', 'Intro, pulled.'));
+    await eventually(async () => (await read(pagePath)).content.startsWith('Intro, pulled.'));
+
+    // Back: the room kept its history, so each hands over what it typed, merged once by Yjs.
+    expect((await a.rejoin(env.server, env.owner, ws.slug)).epoch).toBe(epoch);
+    expect((await b.rejoin(env.server, editor, ws.slug)).epoch).toBe(epoch);
+    const expected = 'Intro, pulled.\n\nA: a-online a-offline\nB: b-online b-offline\n';
+    await eventually(async () => a.text === expected && b.text === expected);
+    await eventually(async () => (await read(pagePath)).content === expected);
+    const file = fs.readFileSync(path.join(treeOf(env, ws.id), pagePath), 'utf8');
+    expect(file.endsWith(`\n---\n\n${expected}`)).toBe(true);
+    for (const word of ['pulled', 'a-online', 'a-offline', 'b-online', 'b-offline'])
+      expect(file.split(word), word).toHaveLength(2);
+    expect(env.events.some((e) => e.type === 'conflict-detected' && e.payload.path === pagePath)).toBe(false);
   });
 
   /** Commits a change to the page in the clone, pushes it and makes Folio pull. */

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/eventually.js';
@@ -19,10 +19,9 @@ describe('co-editing across restarts', () => {
     await server?.close();
   });
   // A debounce far longer than any wait below: only leaving or stopping saves.
-  const start = async () =>
-    (server = await startServer({ dataDir, env: { FF_COEDIT: 'true' }, coedit: { debounceMs: 600_000 } }));
+  const start = async () => (server = await startServer({ dataDir, coedit: { debounceMs: 600_000 } }));
 
-  it('saves at once when the last writer leaves; reuses the saved state at the file’s hash, a new epoch otherwise', async () => {
+  it('saves at once when the last writer leaves; reuses the saved state, bringing in a file changed meanwhile as a diff; a new epoch only without a usable base', async () => {
     await start();
     const owner = await registerUser(server!);
     const ws = await firstWorkspace(server!, owner);
@@ -48,15 +47,33 @@ describe('co-editing across restarts', () => {
     expect(again.client.text).toBe('Bye. Start.\n');
     await again.client.close();
 
-    // The file changed while no room was open: the old state would add its text again, so a new epoch.
+    // The file changed while no room was open: the change is applied to the saved state as a
+    // diff, and the epoch survives, so an editor holding that state merges through Yjs.
     await server!.close();
     const file = path.join(dataDir, 'workspaces', ws.id, pagePath);
     await writeFile(file, (await readFile(file, 'utf8')).replace('Bye. Start.', 'Rewritten by hand.'));
     await start();
+    const reopened = await YjsTestClient.join(server!, owner, ws.slug, pagePath);
+    open.push(reopened.client);
+    expect(reopened.joined.epoch).toBe(first.joined.epoch);
+    expect(reopened.client.text).toBe('Rewritten by hand.\n');
+    expect(reopened.joined.content_hash).toBe((await read()).content_hash);
+    await reopened.client.close();
+
+    // A state stored without its base cannot be diffed against a changed file: a new epoch.
+    await server!.close();
+    const states = path.join(dataDir, 'meta', ws.id, 'coedit');
+    for (const name of await readdir(states)) {
+      const stored = JSON.parse(await readFile(path.join(states, name), 'utf8'));
+      delete stored.base;
+      await writeFile(path.join(states, name), JSON.stringify(stored));
+    }
+    await writeFile(file, (await readFile(file, 'utf8')).replace('Rewritten by hand.', 'Once more.'));
+    await start();
     const fresh = await YjsTestClient.join(server!, owner, ws.slug, pagePath);
     open.push(fresh.client);
     expect(fresh.joined.epoch).not.toBe(first.joined.epoch);
-    expect(fresh.client.text).toBe('Rewritten by hand.\n');
+    expect(fresh.client.text).toBe('Once more.\n');
   });
 });
 
@@ -69,7 +86,7 @@ describe('co-editing when the server is killed', () => {
   });
 
   it('keeps what was saved, and each writer’s unsaved text comes back once after the restart', async () => {
-    killable = await serverProcess({ env: { FF_COEDIT: 'true' } });
+    killable = await serverProcess();
     // Enough of a TestServer for the clients: its URL and requests.
     const server = killable as unknown as TestServer;
     await killable.start();

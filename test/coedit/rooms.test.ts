@@ -44,7 +44,6 @@ describeEachDatabase('co-editing rooms ($name)', (target) => {
 
   beforeAll(async () => {
     ctx = await startCollab(target, {
-      env: { FF_COEDIT: 'true' },
       coedit: { debounceMs: 150, maxWaitMs: 1000 },
       gitCommitDebounceMs: 50,
     });
@@ -171,9 +170,9 @@ describeEachDatabase('co-editing rooms ($name)', (target) => {
 });
 
 describe('co-editing turned off', () => {
-  it('answers yjs-unavailable, so the web app saves page by page', async () => {
+  it('answers yjs-unavailable with FF_COEDIT=false, so the web app saves page by page', async () => {
     const { startServer } = await import('../helpers/server.js');
-    const server = await startServer();
+    const server = await startServer({ env: { FF_COEDIT: 'false' } });
     try {
       const user = await registerUser(server);
       const ws = await firstWorkspace(server, user);

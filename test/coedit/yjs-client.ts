@@ -68,6 +68,16 @@ export class YjsTestClient {
     return answer;
   }
 
+  /**
+   * Connects again as `user` after its socket closed and joins with the epoch and document
+   * it holds: what it typed meanwhile goes to the room as the Yjs update the room lacks.
+   */
+  async rejoin(server: TestServer, user: TestUser, workspace: string): Promise<any> {
+    this.ws = await YjsTestClient.connect(server, user);
+    this.listening = false;
+    return this.join(workspace);
+  }
+
   private sendUpdate(update: Uint8Array): void {
     this.ws.send({
       type: 'yjs-update',

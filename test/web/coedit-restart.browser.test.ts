@@ -39,7 +39,7 @@ describeInChromium('web app: co-editing when the server is killed', () => {
   beforeAll(async () => {
     // Saved 1.5 s after the last keystroke: while someone types, nothing is saved.
     server = await serverProcess({
-      env: { FF_COEDIT: 'true', COEDIT_SAVE_DELAY_MS: '1500', COEDIT_SAVE_MAX_WAIT_MS: '600000' },
+      env: { COEDIT_SAVE_DELAY_MS: '1500', COEDIT_SAVE_MAX_WAIT_MS: '600000' },
     });
     await ensureWebAppBuilt();
     [browser] = await Promise.all([launchChromium(), server.start()]);

@@ -1,16 +1,22 @@
 /**
- * What the editor does when the page changes under the writer, in headless
- * Chromium against a real server: a 409 opens the merge view and keeping both
- * changes saves the merged text; another session's save reloads an untouched
- * editor in place; an offline save keeps a local draft and saves it once the
- * server is back.
+ * What the page-by-page editor (co-editing turned off with FF_COEDIT=false) does
+ * when the page changes under the writer, in headless Chromium against a real
+ * server: a 409 opens the merge view and keeping both changes saves the merged
+ * text; another session's save reloads an untouched editor in place; an offline
+ * save keeps a local draft and saves it once the server is back. The same cases
+ * with co-editing on are in coedit.browser.test.ts.
  */
 import { expect, it } from 'vitest';
-import { describeInChromium, seriousA11yViolations, useBrowserApp } from '../helpers/browser.js';
+import {
+  describeInChromium,
+  seriousA11yViolations,
+  startAppServer,
+  useBrowserApp,
+} from '../helpers/browser.js';
 import { countPuts, cursorAtEndOf, saveStatus, waitSaved } from './editor-helpers.js';
 
-describeInChromium('web app: conflicts, live updates and offline saves', () => {
-  const app = useBrowserApp({ owner: true });
+describeInChromium('web app: conflicts, live updates and offline saves, page by page', () => {
+  const app = useBrowserApp({ owner: true, start: () => startAppServer({ env: { FF_COEDIT: 'false' } }) });
 
   const read = async (pagePath: string) =>
     (

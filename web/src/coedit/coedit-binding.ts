@@ -40,8 +40,25 @@ export function coeditBinding(options: CoeditOptions) {
     const mine = session.currentDoc();
     const saved = session.savedDoc;
     const roomText = active.text.toString();
+    // Typed here before the room let us in (or against an older epoch): merged into the room's
+    // text first, so the editor changes only where the room differs from what it shows (a
+    // writer typing as the room opens keeps their cursor and an open completion list).
+    if (writable && mine !== saved && mine !== roomText) {
+      const merged = mergeThreeWay(saved, mine, roomText).text;
+      const changes: Array<{ from: number; to: number; insert: string }> = [];
+      changesBetween(roomText, merged).iterChanges((from, to, _fromB, _toB, insert) =>
+        changes.push({ from, to, insert: insert.toString() }),
+      );
+      active.doc.transact(() => {
+        // From the end, so the offsets of the earlier ones stay valid.
+        for (const { from, to, insert } of changes.reverse()) {
+          if (to > from) active.text.delete(from, to - from);
+          if (insert) active.text.insert(from, insert);
+        }
+      });
+    }
     view.dispatch({ effects: compartment.reconfigure([]) });
-    show(view, roomText);
+    show(view, active.text.toString());
     const undoManager = new Y.UndoManager(active.text);
     view.dispatch({
       effects: compartment.reconfigure([
@@ -51,10 +68,6 @@ export function coeditBinding(options: CoeditOptions) {
         Prec.high(keymap.of(yUndoManagerKeymap)),
       ]),
     });
-    // Typed here before the room let us in (or against an older epoch): merged into the room's text.
-    if (writable && mine !== saved && mine !== roomText) {
-      show(view, mergeThreeWay(saved, mine, roomText).text);
-    }
   }
 
   return {
