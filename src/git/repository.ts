@@ -19,6 +19,9 @@ import {
 
 export { buildAuthEnv, type GitAuth } from './git.js';
 
+/** Who commits on behalf of the web (and authors what no user did: the CLI, changes found on disk). */
+export const FOLIO_IDENTITY = { name: 'Folio', email: 'folio@localhost' } as const;
+
 /** Who a commit is by, and why. The committer is the author unless given. */
 export interface CommitOptions {
   authorName: string;
@@ -64,8 +67,8 @@ export interface MergeResult {
 const exists = (path: string): Promise<boolean> => access(path).then(() => true, () => false); // prettier-ignore
 
 const REMOTE = 'origin';
-const FALLBACK_NAME = 'Folio';
-const FALLBACK_EMAIL = 'folio@localhost';
+const FALLBACK_NAME = FOLIO_IDENTITY.name;
+const FALLBACK_EMAIL = FOLIO_IDENTITY.email;
 /** How often staging is tried when files vanish under it (see commitPaths). */
 const STAGE_ATTEMPTS = 3;
 /** Strips characters git refuses in identities, falling back when nothing is left. */
