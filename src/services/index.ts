@@ -125,6 +125,8 @@ export async function createServices(deps: ServiceDeps) {
     logger,
     searchIndex,
     lock: workspaceLock,
+    // Ids written into files found on disk are committed by git sync, which hears of them.
+    events: deps.events,
     dataDir,
     frontmatterMode,
     maxPageBytes: config.gitMaxPageBytes,

@@ -30,7 +30,7 @@ export interface GitCommitsDeps {
 }
 
 type Op =
-  | { kind: 'create' | 'update' | 'delete' | 'upload'; path: string }
+  | { kind: 'create' | 'update' | 'delete' | 'upload' | 'ids'; path: string }
   | { kind: 'move'; path: string; from: string };
 
 const KIND_OF = {
@@ -44,6 +44,8 @@ const KIND_OF = {
 interface Batch {
   workspaceId: string;
   actorId: string | null;
+  /** Page ids Folio wrote into files it found: a batch of their own, committed as Folio. */
+  ids: boolean;
   ops: Op[];
   paths: Set<string>;
   firstAt: number;
@@ -54,7 +56,9 @@ interface Batch {
 function uniqueOps(ops: Op[]): Op[] {
   const seen = new Set<string>();
   return ops.filter((op) => {
-    const key = op.kind === 'update' || op.kind === 'create' ? `page\0${op.path}` : `${op.kind}\0${op.path}`;
+    // Page ids written into many files are one line.
+    const page = op.kind === 'update' || op.kind === 'create';
+    const key = op.kind === 'ids' ? 'ids' : page ? `page\0${op.path}` : `${op.kind}\0${op.path}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
@@ -114,10 +118,11 @@ export function createGitCommits(deps: GitCommitsDeps) {
   }
 
   function note(workspaceId: string, actorId: string | null, op: Op): void {
-    const key = `${workspaceId}\0${actorId ?? ''}`;
+    const ids = op.kind === 'ids';
+    const key = `${workspaceId}\0${ids ? '\0ids' : (actorId ?? '')}`;
     let batch = pending.get(key);
     if (!batch) {
-      batch = { workspaceId, actorId, ops: [], paths: new Set(), firstAt: Date.now(), timer: null };
+      batch = { workspaceId, actorId, ids, ops: [], paths: new Set(), firstAt: Date.now(), timer: null };
       pending.set(key, batch);
     }
     batch.ops.push(op);
@@ -147,6 +152,11 @@ export function createGitCommits(deps: GitCommitsDeps) {
           const { workspace_id, actor, old_path, new_path } = event.payload;
           return note(workspace_id, actor, { kind: 'move', path: new_path, from: old_path });
         }
+        case 'ids-written': {
+          const { workspace_id, paths } = event.payload;
+          for (const path of paths) note(workspace_id, null, { kind: 'ids', path });
+          return;
+        }
       }
     }),
   );
@@ -158,6 +168,7 @@ export function createGitCommits(deps: GitCommitsDeps) {
     }
     if (op.kind === 'move') return `docs: move ${op.from} to ${op.path}`;
     if (op.kind === 'upload') return `docs: upload ${path.posix.basename(op.path)}`;
+    if (op.kind === 'ids') return 'docs: assign page ids';
     return `docs: delete ${op.path}`;
   }
 
@@ -213,11 +224,14 @@ export function createGitCommits(deps: GitCommitsDeps) {
     }
     const ws = await workspacesTable.findLiveById(db, workspaceId);
     if (!ws) return false;
+    // A page someone saved after Folio wrote its id goes in with their commit, id and all.
+    const edited = new Set(batches.flatMap(([, b]) => (b.ids ? [] : [...b.paths])));
     let committed = false;
     try {
       const repo = await deps.repos.open(ws);
       for (const [, batch] of batches) {
-        const sha = await repo.commitPaths([...batch.paths], await commitOptions(batch));
+        const paths = [...batch.paths].filter((p) => !batch.ids || !edited.has(p));
+        const sha = await repo.commitPaths(paths, await commitOptions(batch));
         committed ||= sha !== null;
       }
       committed = (await commitRecovered(workspaceId, repo)) || committed;
