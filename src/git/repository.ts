@@ -16,8 +16,10 @@ import {
   type GitResult,
   type RunGitOptions,
 } from './git.js';
+import { stageSnapshot, takeSnapshot, type TreeSnapshot } from './tree-snapshot.js';
 
 export { buildAuthEnv, type GitAuth } from './git.js';
+export type { TreeSnapshot } from './tree-snapshot.js';
 
 /** Who commits on behalf of the web (and authors what no user did: the CLI, changes found on disk). */
 export const FOLIO_IDENTITY = { name: 'Folio', email: 'folio@localhost' } as const;
@@ -192,6 +194,25 @@ export class WorkspaceRepo {
   async commitAll(options: CommitOptions): Promise<string | null> {
     await this.git(['add', '-A']);
     return this.commitIndex(options);
+  }
+
+  /** Whether the repository exists (its HEAD file; Folio keeps a marker in `.git` even without one). */
+  isRepository(): Promise<boolean> {
+    return exists(join(this.root, '.git', 'HEAD'));
+  }
+
+  /** What the working tree holds now, kept as a tree object (tree-snapshot.ts); the index is left alone. */
+  async snapshot(): Promise<TreeSnapshot> {
+    return takeSnapshot((args, options) => this.git(args, options), this.root);
+  }
+
+  /**
+   * Commits what `snapshot` held for the paths it found changed, whatever the files hold
+   * now, except paths a commit made since it already holds. Null when nothing is left.
+   */
+  async commitSnapshot(snapshot: TreeSnapshot, options: CommitOptions): Promise<string | null> {
+    const staged = await stageSnapshot((args, opts) => this.git(args, opts), snapshot, await this.head());
+    return staged.length === 0 ? null : this.commitIndex(options);
   }
 
   private async commitIndex(options: CommitOptions): Promise<string | null> {

@@ -357,6 +357,12 @@ export async function createServices(deps: ServiceDeps) {
      */
     finishPendingMoves: () => moveRecovery.finishPending(),
 
+    /**
+     * Records what a crash left uncommitted in each workspace's tree; run before any request,
+     * so the start-up sweep commits that and no edit made after it.
+     */
+    snapshotLeftovers: () => gitSync.snapshotLeftovers(),
+
     /** Resolves when start-up reconciliation has finished; until then `/api/ready` is 503. */
     reconciled: () => reconciler.startupDone(),
 

@@ -56,7 +56,7 @@ describe('changes Folio makes to a tree are committed as it makes them', () => {
     await env.restart();
     await eventually(async () => (await status(tree)) === '');
     const [latest] = await commitsWithFiles(tree);
-    expect(latest).toMatchObject({ author: 'Folio', files: names });
+    expect(latest).toEqual({ subject: 'docs: assign page ids', author: 'Folio', files: names });
     // The id in each file is the page's id.
     const page = await env.server.request('GET', `/api/v1/content/${ws.slug}/${names[0]}`, {
       token: env.owner.token,

@@ -1,9 +1,10 @@
 import path from 'node:path';
 import type { EventBus, Unsubscribe } from '../../events/bus.js';
 import type { WorkspaceLock } from '../../git/lock.js';
-import type { CommitOptions, WorkspaceRepo } from '../../git/repository.js';
+import type { CommitOptions, TreeSnapshot, WorkspaceRepo } from '../../git/repository.js';
 import type { Logger } from '../../logger.js';
 import type { Store } from '../../store/database.js';
+import type { WorkspaceRow } from '../../store/schema.js';
 import * as pagesTable from '../../store/repositories/pages.js';
 import * as workspacesTable from '../../store/repositories/workspaces.js';
 import type { CoAuthorNotes } from '../../coedit/co-authors.js';
@@ -15,6 +16,8 @@ export interface GitCommitsDeps {
   events: EventBus;
   /** The workspace's repository lock (not the page lock: page writes go on while git runs). */
   lock: WorkspaceLock;
+  /** The page lock, held while the start-up sweep records a tree, so it finds no page write half done. */
+  pageLock: WorkspaceLock;
   logger: Logger;
   repos: RepoOpener;
   /** Where a failing commit is reported (`sync_status: error`, `last_error`). */
@@ -81,6 +84,13 @@ export function createGitCommits(deps: GitCommitsDeps) {
   const offs: Unsubscribe[] = [];
   /** Workspaces whose last commit failed, with why: shown by readiness until a commit goes through. */
   const failing = new Map<string, { error: string; at: string }>();
+  /**
+   * What the start-up sweep found uncommitted, by workspace (null: no repository yet, so
+   * everything is), recorded before the server takes requests; null until recorded.
+   */
+  let leftovers: Map<string, { ws: WorkspaceRow; snapshot: TreeSnapshot | null }> | null = null;
+  /** The sweep's commit of each workspace it has to commit: web commits of it wait for it. */
+  const sweeping = new Map<string, Promise<unknown>>();
 
   /** A commit failed: the files are safe on disk, but the workspace says so until one succeeds. */
   async function commitFailed(workspaceId: string, error: unknown): Promise<void> {
@@ -137,7 +147,7 @@ export function createGitCommits(deps: GitCommitsDeps) {
   // Only this instance's own changes: with several instances (Redis relaying events), the
   // one that wrote a file commits it, so a batch of edits is committed once, not once per
   // instance in batches cut at different moments. A change left uncommitted by an instance
-  // that died is taken by the next start's commitLeftovers, or by the next sync.
+  // that died is taken by the next start's sweep (commitLeftovers), or by the next sync.
   offs.push(
     deps.events.onLocal((event) => {
       switch (event.type) {
@@ -244,9 +254,11 @@ export function createGitCommits(deps: GitCommitsDeps) {
 
   /** Commits the workspace's waiting batches under its repository lock, then tells `afterCommit`. */
   function flush(workspaceId: string): Promise<boolean> {
+    // After the start-up sweep of the workspace, so what a crash left is a commit of its own.
+    const swept = sweeping.get(workspaceId) ?? Promise.resolve();
     return track(
-      deps.lock
-        .run(workspaceId, () => flushLocked(workspaceId))
+      swept
+        .then(() => deps.lock.run(workspaceId, () => flushLocked(workspaceId)))
         .then((committed) => {
           if (committed) deps.afterCommit?.(workspaceId);
           return committed;
@@ -256,6 +268,47 @@ export function createGitCommits(deps: GitCommitsDeps) {
           return false;
         }),
     );
+  }
+
+  /**
+   * Before the server takes requests: records, in every live workspace, what a crash
+   * left between a file write and its commit. Under the page lock, so no page write is
+   * half done; not the repository's, so a commit of another instance goes on meanwhile.
+   */
+  async function snapshotLeftovers(): Promise<void> {
+    const found = new Map<string, { ws: WorkspaceRow; snapshot: TreeSnapshot | null }>();
+    for (const ws of await workspacesTable.listLive(db)) {
+      try {
+        const snapshot = await deps.pageLock.run(ws.id, async () => {
+          const repo = await deps.repos.existing(ws);
+          return repo ? await repo.snapshot() : null;
+        });
+        if (snapshot === null || snapshot.paths.length > 0) found.set(ws.id, { ws, snapshot });
+      } catch (error) {
+        await commitFailed(ws.id, error);
+      }
+    }
+    leftovers = found;
+  }
+
+  /** Commits one workspace's leftovers under its repository lock; never rejects. */
+  async function sweep(ws: WorkspaceRow, recorded: TreeSnapshot | null): Promise<void> {
+    const sha = await deps.lock.run(ws.id, async () => {
+      try {
+        const repo = await deps.repos.open(ws);
+        // Without a repository at start everything is left over: recorded now it was made.
+        const snapshot = recorded ?? (await repo.snapshot());
+        return await repo.commitSnapshot(snapshot, {
+          authorName: FOLIO_IDENTITY.name,
+          authorEmail: FOLIO_IDENTITY.email,
+          message: 'docs: commit changes left uncommitted',
+        });
+      } catch (error) {
+        await commitFailed(ws.id, error);
+        return null;
+      }
+    });
+    if (sha) deps.afterCommit?.(ws.id);
   }
 
   return {
@@ -270,29 +323,25 @@ export function createGitCommits(deps: GitCommitsDeps) {
     hasPending: (workspaceId: string): boolean =>
       [...pending.values()].some((b) => b.workspaceId === workspaceId),
 
+    snapshotLeftovers,
+
     /**
-     * At start: commits whatever a crash left between a file write and its
-     * commit, in every live workspace (as Folio, since the author is unknown).
+     * At start: commits what `snapshotLeftovers` recorded (as Folio, since the author is
+     * unknown), and only that: files saved since are their authors' commits. Records
+     * first when that was not done. Resolves once every workspace is swept.
      */
     async commitLeftovers(): Promise<void> {
-      const workspaces = await workspacesTable.listLive(db);
-      for (const ws of workspaces) {
-        const sha = await deps.lock.run(ws.id, async () => {
-          try {
-            return await (
-              await deps.repos.open(ws)
-            ).commitAll({
-              authorName: FOLIO_IDENTITY.name,
-              authorEmail: FOLIO_IDENTITY.email,
-              message: 'docs: commit changes left uncommitted',
-            });
-          } catch (error) {
-            await commitFailed(ws.id, error);
-            return null;
-          }
-        });
-        if (sha) deps.afterCommit?.(ws.id);
+      if (leftovers === null) await snapshotLeftovers();
+      const found = leftovers ?? new Map();
+      leftovers = new Map();
+      let previous: Promise<unknown> = Promise.resolve();
+      for (const [id, { ws, snapshot }] of found) {
+        const swept = previous.then(() => sweep(ws, snapshot));
+        sweeping.set(id, swept);
+        previous = swept;
       }
+      await previous;
+      sweeping.clear();
     },
 
     /** Stops listening and commits what is still waiting. */

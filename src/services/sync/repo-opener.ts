@@ -145,6 +145,15 @@ export function createRepoOpener(dataDir: string, options: { networkTimeoutMs: n
       return repo;
     },
 
+    /**
+     * The workspace repository as it is, not set up (no lock needed to read it), or null
+     * when there is none yet.
+     */
+    async existing(ws: GitWorkspace): Promise<WorkspaceRepo | null> {
+      const repo = new WorkspaceRepo(workspaceDir(dataDir, ws.id), { timeoutMs: options.networkTimeoutMs });
+      return (await repo.isRepository()) ? repo : null;
+    },
+
     /** The sha a ref points at in the workspace repository, or null. */
     async resolve(ws: GitWorkspace, ref: string): Promise<string | null> {
       const r = await runGit(
