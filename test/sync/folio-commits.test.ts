@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGit } from '../../src/git/git.js';
 import { databaseTargets } from '../helpers/databases.js';
 import { firstWorkspace } from '../helpers/users.js';
@@ -15,11 +15,14 @@ const sqlite = databaseTargets().find((t) => t.name === 'sqlite')!;
 const status = async (tree: string) => (await runGit(tree, ['status', '--porcelain'])).stdout.trim();
 
 describe('changes Folio makes to a tree are committed as it makes them', () => {
+  // One server for the file; the second test restarts it.
   let env: SyncEnv;
-  afterEach(() => env?.cleanup());
+  beforeAll(async () => {
+    env = await startSync(sqlite);
+  });
+  afterAll(() => env?.cleanup());
 
   it('commits the starter workspace at registration and a new workspace when it is created', async () => {
-    env = await startSync(sqlite);
     const starter = await firstWorkspace(env.server, env.owner);
     const tree = treeOf(env, starter.id);
     expect(await status(tree)).toBe('');
@@ -40,7 +43,6 @@ describe('changes Folio makes to a tree are committed as it makes them', () => {
   });
 
   it('commits the page ids start-up reconciliation writes into files found without one', async () => {
-    env = await startSync(sqlite);
     const ws = await firstWorkspace(env.server, env.owner);
     const tree = treeOf(env, ws.id);
     await env.server.close();
