@@ -8,14 +8,13 @@ import path from 'node:path';
 import { ulid } from 'ulid';
 import { afterAll, describe, expect, it } from 'vitest';
 import { configFrom } from '../../src/config.js';
-import { runGit } from '../../src/git/git.js';
 import { createFolio, type Folio } from '../../src/main.js';
 import { describeEachDatabase, TEST_REDIS_URL } from '../helpers/databases.js';
 import { eventually } from '../helpers/eventually.js';
 import { serverProcess, type ServerProcess } from '../helpers/server-process.js';
 import { request, type RequestOptions, tempDir, testEnv, type TestServer } from '../helpers/server.js';
 import { firstWorkspace, registerUser } from '../helpers/users.js';
-import { commitsWithFiles as history } from './sync-helpers.js';
+import { commitsWithFiles as history, treeStatus } from './sync-helpers.js';
 
 describe('the start-up sweep after a SIGKILL', () => {
   let killable: ServerProcess | undefined;
@@ -36,12 +35,12 @@ describe('the start-up sweep after a SIGKILL', () => {
     // Saved, then the server dies inside the 1 s quiet time before the commit.
     expect((await as('POST', 'left.md', { title: 'Left behind', body: 'never committed' })).status).toBe(201);
     await killable.kill();
-    expect((await runGit(tree, ['status', '--porcelain'])).stdout).toContain('left.md');
+    expect(await treeStatus(tree)).toContain('left.md');
 
     await killable.start();
     expect((await as('POST', 'after.md', { title: 'After the restart', body: 'mine' })).status).toBe(201);
     await eventually(async () => (await history(tree)).some((c) => c.files.includes('after.md')));
-    await eventually(async () => (await runGit(tree, ['status', '--porcelain'])).stdout.trim() === '');
+    await eventually(async () => (await treeStatus(tree)) === '');
 
     const commits = await history(tree);
     const mine = commits.filter((c) => c.files.includes('after.md'));
@@ -111,7 +110,7 @@ describeEachDatabase(
         expect(saved.status).toBe(200);
         release();
 
-        await eventually(async () => (await runGit(tree, ['status', '--porcelain'])).stdout.trim() === '');
+        await eventually(async () => (await treeStatus(tree)) === '');
         const commits = await history(tree);
         expect(commits.filter((c) => c.subject === 'docs: commit changes left uncommitted')).toEqual([
           { subject: 'docs: commit changes left uncommitted', author: 'Folio', files: ['left.md'] },

@@ -9,10 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGit } from '../../src/git/git.js';
 import { databaseTargets } from '../helpers/databases.js';
 import { firstWorkspace } from '../helpers/users.js';
-import { commitsWithFiles, eventually, type SyncEnv, startSync, treeOf } from './sync-helpers.js';
+import { commitsWithFiles, eventually, type SyncEnv, startSync, treeOf, treeStatus } from './sync-helpers.js';
 
 const sqlite = databaseTargets().find((t) => t.name === 'sqlite')!;
-const status = async (tree: string) => (await runGit(tree, ['status', '--porcelain'])).stdout.trim();
 
 describe('changes Folio makes to a tree are committed as it makes them', () => {
   // One server for the file; the second test restarts it.
@@ -25,7 +24,7 @@ describe('changes Folio makes to a tree are committed as it makes them', () => {
   it('commits the starter workspace at registration and a new workspace when it is created', async () => {
     const starter = await firstWorkspace(env.server, env.owner);
     const tree = treeOf(env, starter.id);
-    expect(await status(tree)).toBe('');
+    expect(await treeStatus(tree)).toBe('');
     expect(await commitsWithFiles(tree)).toEqual([
       { subject: 'docs: create Welcome to Folio', author: 'Folio', files: ['.gitignore', 'index.md'] },
     ]);
@@ -36,7 +35,7 @@ describe('changes Folio makes to a tree are committed as it makes them', () => {
     });
     expect(created.status).toBe(201);
     const other = treeOf(env, created.body.id);
-    expect(await status(other)).toBe('');
+    expect(await treeStatus(other)).toBe('');
     expect(await commitsWithFiles(other)).toEqual([
       { subject: 'docs: keep Folio metadata out of git', author: 'Folio', files: ['.gitignore'] },
     ]);
@@ -56,7 +55,7 @@ describe('changes Folio makes to a tree are committed as it makes them', () => {
     });
 
     await env.restart();
-    await eventually(async () => (await status(tree)) === '');
+    await eventually(async () => (await treeStatus(tree)) === '');
     const [latest] = await commitsWithFiles(tree);
     expect(latest).toEqual({ subject: 'docs: assign page ids', author: 'Folio', files: names });
     // The id in each file is the page's id.

@@ -112,6 +112,14 @@ export async function logLines(repo: string, format: string, ref = 'main'): Prom
   return r.code === 0 ? r.stdout.split('\n').filter((l) => l !== '') : [];
 }
 
+/**
+ * `git status --porcelain` of a working tree, trimmed. Without git's optional index lock: a
+ * test polling it must not make Folio's own commit fail on `index.lock`.
+ */
+export async function treeStatus(tree: string): Promise<string> {
+  return (await runGit(tree, ['--no-optional-locks', 'status', '--porcelain'])).stdout.trim();
+}
+
 /** Each commit of the repository's HEAD, newest first: subject, author name and the files it touched. */
 export async function commitsWithFiles(
   repo: string,
