@@ -18,6 +18,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   web: async () => (await import('./web.js')).benchWeb(),
   history: async () => (await import('./history.js')).benchHistory(),
   coedit: async () => (await import('./coedit.js')).benchCoedit(),
+  sweep: async () => (await import('./sweep.js')).benchSweep(),
 };
 
 const wanted = process.argv.slice(2);

@@ -207,6 +207,8 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
       if (stale > 0) logger.info({ files: stale }, 'removed temp files left by a crash');
       // Before any request or start-up reconciliation reads the files a crashed move left half-done.
       await runtime.finishPendingMoves();
+      // Once the moves are whole and before any request: the start-up sweep commits only this.
+      await runtime.snapshotLeftovers();
       const address = await app.listen({ port: config.port, host: config.host });
       if (metrics.enabled && config.metrics.port !== undefined) {
         metricsListener = await startMetricsListener(metrics, config.metrics.port);

@@ -32,6 +32,11 @@ export interface EventPayloads {
   };
   /** Internal (not sent over WebSocket): a file was stored under uploads/; git auto-commit listens. */
   'upload-created': { workspace_id: string; path: string; actor: string | null };
+  /**
+   * Internal (not sent over WebSocket): reconciliation wrote page ids into the files at
+   * `paths`, which lacked one; git auto-commit listens.
+   */
+  'ids-written': { workspace_id: string; paths: string[] };
   /** Internal (not sent over WebSocket): a member was removed; the hub drops their subscriptions. */
   'member-removed': { workspace_id: string; user_id: string; actor: string | null };
   /** Internal: a workspace's settings were written; the published site drops what it cached. */

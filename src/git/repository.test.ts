@@ -99,6 +99,59 @@ describe('commits', () => {
   });
 });
 
+describe('snapshots', () => {
+  const show = async (path: string) => (await repo.showFile('HEAD', path)) ?? null;
+
+  it('commits what the tree held when taken, not what was written after', async () => {
+    await write('a.md', 'a1');
+    await write('gone.md', 'g');
+    await repo.commitAll({ ...carol, message: 'First' });
+    await write('a.md', 'a2');
+    await write('new.md', 'n');
+    await rm(join(repo.root, 'gone.md'));
+    const snapshot = await repo.snapshot();
+    expect(snapshot.paths.sort()).toEqual(['a.md', 'gone.md', 'new.md']);
+    // Written after the snapshot: not part of it.
+    await write('a.md', 'a3');
+    await write('later.md', 'l');
+    await write('new.md', 'n2');
+    // Left staged by a process that died before committing.
+    await write('staged.md', 's');
+    await runGit(repo.root, ['add', 'staged.md']);
+
+    expect(await repo.commitSnapshot(snapshot, { ...carol, message: 'Left over' })).toMatch(/^[0-9a-f]{40}$/);
+    expect(await show('a.md')).toBe('a2');
+    expect(await show('new.md')).toBe('n');
+    expect(await show('gone.md')).toBeNull();
+    expect(await show('later.md')).toBeNull();
+    expect(await show('staged.md')).toBeNull();
+    // The later writes are still there to be committed.
+    const status = await runGit(repo.root, ['status', '--porcelain']);
+    expect(status.stdout.split('\n').filter(Boolean).sort()).toEqual([
+      ' M a.md',
+      ' M new.md',
+      '?? later.md',
+      '?? staged.md',
+    ]);
+  });
+
+  it('leaves out paths committed since, and answers null when nothing is left', async () => {
+    await write('a.md', 'a1');
+    await write('b.md', 'b1');
+    const snapshot = await repo.snapshot();
+    expect(snapshot).toMatchObject({ head: null, paths: ['.gitignore', 'a.md', 'b.md'] });
+    await write('a.md', 'a2');
+    await repo.commitPaths(['a.md'], { ...carol, message: 'Edit a' });
+
+    await repo.commitSnapshot(snapshot, { ...carol, message: 'Left over' });
+    expect(await show('a.md')).toBe('a2');
+    expect(await show('b.md')).toBe('b1');
+    expect(await repo.listFilesAt('HEAD')).toEqual(['.gitignore', 'a.md', 'b.md']);
+    expect(await repo.commitSnapshot(snapshot, { ...carol, message: 'Again' })).toBeNull();
+    expect((await repo.snapshot()).paths).toEqual([]);
+  });
+});
+
 describe('diffNames, tags and reading history', () => {
   it('reports adds, edits, deletions and renames between commits', async () => {
     await write('docs/setup.md', 'Setup\n'.repeat(20));

@@ -16,8 +16,13 @@ import {
   type GitResult,
   type RunGitOptions,
 } from './git.js';
+import { stageSnapshot, takeSnapshot, type TreeSnapshot } from './tree-snapshot.js';
 
 export { buildAuthEnv, type GitAuth } from './git.js';
+export type { TreeSnapshot } from './tree-snapshot.js';
+
+/** Who commits on behalf of the web (and authors what no user did: the CLI, changes found on disk). */
+export const FOLIO_IDENTITY = { name: 'Folio', email: 'folio@localhost' } as const;
 
 /** Who a commit is by, and why. The committer is the author unless given. */
 export interface CommitOptions {
@@ -64,8 +69,8 @@ export interface MergeResult {
 const exists = (path: string): Promise<boolean> => access(path).then(() => true, () => false); // prettier-ignore
 
 const REMOTE = 'origin';
-const FALLBACK_NAME = 'Folio';
-const FALLBACK_EMAIL = 'folio@localhost';
+const FALLBACK_NAME = FOLIO_IDENTITY.name;
+const FALLBACK_EMAIL = FOLIO_IDENTITY.email;
 /** How often staging is tried when files vanish under it (see commitPaths). */
 const STAGE_ATTEMPTS = 3;
 /** Strips characters git refuses in identities, falling back when nothing is left. */
@@ -189,6 +194,25 @@ export class WorkspaceRepo {
   async commitAll(options: CommitOptions): Promise<string | null> {
     await this.git(['add', '-A']);
     return this.commitIndex(options);
+  }
+
+  /** Whether the repository exists (its HEAD file; Folio keeps a marker in `.git` even without one). */
+  isRepository(): Promise<boolean> {
+    return exists(join(this.root, '.git', 'HEAD'));
+  }
+
+  /** What the working tree holds now, kept as a tree object (tree-snapshot.ts); the index is left alone. */
+  async snapshot(): Promise<TreeSnapshot> {
+    return takeSnapshot((args, options) => this.git(args, options), this.root);
+  }
+
+  /**
+   * Commits what `snapshot` held for the paths it found changed, whatever the files hold
+   * now, except paths a commit made since it already holds. Null when nothing is left.
+   */
+  async commitSnapshot(snapshot: TreeSnapshot, options: CommitOptions): Promise<string | null> {
+    const staged = await stageSnapshot((args, opts) => this.git(args, opts), snapshot, await this.head());
+    return staged.length === 0 ? null : this.commitIndex(options);
   }
 
   private async commitIndex(options: CommitOptions): Promise<string | null> {

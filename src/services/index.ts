@@ -125,6 +125,8 @@ export async function createServices(deps: ServiceDeps) {
     logger,
     searchIndex,
     lock: workspaceLock,
+    // Ids written into files found on disk are committed by git sync, which hears of them.
+    events: deps.events,
     dataDir,
     frontmatterMode,
     maxPageBytes: config.gitMaxPageBytes,
@@ -354,6 +356,12 @@ export async function createServices(deps: ServiceDeps) {
      * reconciliation reads the files such a move left half-done.
      */
     finishPendingMoves: () => moveRecovery.finishPending(),
+
+    /**
+     * Records what a crash left uncommitted in each workspace's tree; run before any request,
+     * so the start-up sweep commits that and no edit made after it.
+     */
+    snapshotLeftovers: () => gitSync.snapshotLeftovers(),
 
     /** Resolves when start-up reconciliation has finished; until then `/api/ready` is 503. */
     reconciled: () => reconciler.startupDone(),

@@ -112,6 +112,30 @@ export async function logLines(repo: string, format: string, ref = 'main'): Prom
   return r.code === 0 ? r.stdout.split('\n').filter((l) => l !== '') : [];
 }
 
+/**
+ * `git status --porcelain` of a working tree, trimmed. Without git's optional index lock: a
+ * test polling it must not make Folio's own commit fail on `index.lock`.
+ */
+export async function treeStatus(tree: string): Promise<string> {
+  return (await runGit(tree, ['--no-optional-locks', 'status', '--porcelain'])).stdout.trim();
+}
+
+/** Each commit of the repository's HEAD, newest first: subject, author name and the files it touched. */
+export async function commitsWithFiles(
+  repo: string,
+): Promise<Array<{ subject: string; author: string; files: string[] }>> {
+  const r = await runGit(repo, ['log', '--format=%x00%s%x01%an', '--name-only'], { allowFailure: true });
+  if (r.code !== 0) return [];
+  return r.stdout
+    .split('\0')
+    .slice(1)
+    .map((entry) => {
+      const [head = '', ...files] = entry.split('\n');
+      const [subject = '', author = ''] = head.split('\x01');
+      return { subject, author, files: files.filter((f) => f !== '') };
+    });
+}
+
 export { eventually } from '../helpers/eventually.js';
 
 /** GitHub's and Gitea's signature header value for `body`. */

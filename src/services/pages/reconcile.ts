@@ -1,5 +1,6 @@
 import { ulid } from 'ulid';
 import { isWorkspaceTree, workspaceDir } from '../../content/workspace-meta.js';
+import type { EventBus } from '../../events/bus.js';
 import { type PageFile, WorkspaceFiles } from '../../content/workspace-files.js';
 import { contentHash } from '../../domain/frontmatter.js';
 import type { WorkspaceLock } from '../../git/lock.js';
@@ -56,6 +57,8 @@ export interface ReconcilerDeps {
   logger: Logger;
   searchIndex: SearchIndex;
   lock: WorkspaceLock;
+  /** Told of the files that got a page id written (`ids-written`), which git commits. */
+  events?: EventBus;
   dataDir: string;
   frontmatterMode: FrontmatterMode;
   /** Page files above this size are reported in `skipped`, not indexed (default: no limit). */
@@ -125,11 +128,27 @@ export function createReconciler(deps: ReconcilerDeps) {
 
   /**
    * Reconciles one workspace. The caller must hold the workspace's lock (page
-   * writes and git sync run under it); use `reconcile` otherwise.
+   * writes and git sync run under it); use `reconcile` otherwise. Files that got a
+   * page id are announced as `ids-written`, even when indexing them then fails.
    */
   async function reconcileLocked(
     workspace: WorkspaceRow,
     options: ReconcileOptions = {},
+  ): Promise<ReconcileSummary> {
+    const idsWritten: string[] = [];
+    try {
+      return await reconcileFiles(workspace, options, idsWritten);
+    } finally {
+      if (idsWritten.length > 0)
+        deps.events?.emit('ids-written', { workspace_id: workspace.id, paths: idsWritten });
+    }
+  }
+
+  /** reconcileLocked's work; adds to `idsWritten` the paths whose file got a page id. */
+  async function reconcileFiles(
+    workspace: WorkspaceRow,
+    options: ReconcileOptions,
+    idsWritten: string[],
   ): Promise<ReconcileSummary> {
     const now = deps.clock.now().toISOString();
     const files = new WorkspaceFiles(workspaceDir(deps.dataDir, workspace.id));
@@ -148,6 +167,7 @@ export function createReconciler(deps: ReconcilerDeps) {
       files,
       assigned.filter((a) => a.found.file.error === undefined && a.found.fmId !== a.id),
     );
+    idsWritten.push(...withIds.keys());
 
     const summary: ReconcileSummary = {
       workspace_id: workspace.id,

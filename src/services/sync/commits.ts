@@ -1,9 +1,10 @@
 import path from 'node:path';
 import type { EventBus, Unsubscribe } from '../../events/bus.js';
 import type { WorkspaceLock } from '../../git/lock.js';
-import type { CommitOptions, WorkspaceRepo } from '../../git/repository.js';
+import type { CommitOptions, TreeSnapshot, WorkspaceRepo } from '../../git/repository.js';
 import type { Logger } from '../../logger.js';
 import type { Store } from '../../store/database.js';
+import type { WorkspaceRow } from '../../store/schema.js';
 import * as pagesTable from '../../store/repositories/pages.js';
 import * as workspacesTable from '../../store/repositories/workspaces.js';
 import type { CoAuthorNotes } from '../../coedit/co-authors.js';
@@ -15,6 +16,8 @@ export interface GitCommitsDeps {
   events: EventBus;
   /** The workspace's repository lock (not the page lock: page writes go on while git runs). */
   lock: WorkspaceLock;
+  /** The page lock, held while the start-up sweep records a tree, so it finds no page write half done. */
+  pageLock: WorkspaceLock;
   logger: Logger;
   repos: RepoOpener;
   /** Where a failing commit is reported (`sync_status: error`, `last_error`). */
@@ -30,7 +33,7 @@ export interface GitCommitsDeps {
 }
 
 type Op =
-  | { kind: 'create' | 'update' | 'delete' | 'upload'; path: string }
+  | { kind: 'create' | 'update' | 'delete' | 'upload' | 'ids'; path: string }
   | { kind: 'move'; path: string; from: string };
 
 const KIND_OF = {
@@ -44,6 +47,8 @@ const KIND_OF = {
 interface Batch {
   workspaceId: string;
   actorId: string | null;
+  /** Page ids Folio wrote into files it found: a batch of their own, committed as Folio. */
+  ids: boolean;
   ops: Op[];
   paths: Set<string>;
   firstAt: number;
@@ -54,7 +59,9 @@ interface Batch {
 function uniqueOps(ops: Op[]): Op[] {
   const seen = new Set<string>();
   return ops.filter((op) => {
-    const key = op.kind === 'update' || op.kind === 'create' ? `page\0${op.path}` : `${op.kind}\0${op.path}`;
+    // Page ids written into many files are one line.
+    const page = op.kind === 'update' || op.kind === 'create';
+    const key = op.kind === 'ids' ? 'ids' : page ? `page\0${op.path}` : `${op.kind}\0${op.path}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
@@ -77,6 +84,13 @@ export function createGitCommits(deps: GitCommitsDeps) {
   const offs: Unsubscribe[] = [];
   /** Workspaces whose last commit failed, with why: shown by readiness until a commit goes through. */
   const failing = new Map<string, { error: string; at: string }>();
+  /**
+   * What the start-up sweep found uncommitted, by workspace (null: no repository yet, so
+   * everything is), recorded before the server takes requests; null until recorded.
+   */
+  let leftovers: Map<string, { ws: WorkspaceRow; snapshot: TreeSnapshot | null }> | null = null;
+  /** The sweep's commit of each workspace it has to commit: web commits of it wait for it. */
+  const sweeping = new Map<string, Promise<unknown>>();
 
   /** A commit failed: the files are safe on disk, but the workspace says so until one succeeds. */
   async function commitFailed(workspaceId: string, error: unknown): Promise<void> {
@@ -114,10 +128,11 @@ export function createGitCommits(deps: GitCommitsDeps) {
   }
 
   function note(workspaceId: string, actorId: string | null, op: Op): void {
-    const key = `${workspaceId}\0${actorId ?? ''}`;
+    const ids = op.kind === 'ids';
+    const key = `${workspaceId}\0${ids ? '\0ids' : (actorId ?? '')}`;
     let batch = pending.get(key);
     if (!batch) {
-      batch = { workspaceId, actorId, ops: [], paths: new Set(), firstAt: Date.now(), timer: null };
+      batch = { workspaceId, actorId, ids, ops: [], paths: new Set(), firstAt: Date.now(), timer: null };
       pending.set(key, batch);
     }
     batch.ops.push(op);
@@ -132,7 +147,7 @@ export function createGitCommits(deps: GitCommitsDeps) {
   // Only this instance's own changes: with several instances (Redis relaying events), the
   // one that wrote a file commits it, so a batch of edits is committed once, not once per
   // instance in batches cut at different moments. A change left uncommitted by an instance
-  // that died is taken by the next start's commitLeftovers, or by the next sync.
+  // that died is taken by the next start's sweep (commitLeftovers), or by the next sync.
   offs.push(
     deps.events.onLocal((event) => {
       switch (event.type) {
@@ -147,6 +162,11 @@ export function createGitCommits(deps: GitCommitsDeps) {
           const { workspace_id, actor, old_path, new_path } = event.payload;
           return note(workspace_id, actor, { kind: 'move', path: new_path, from: old_path });
         }
+        case 'ids-written': {
+          const { workspace_id, paths } = event.payload;
+          for (const path of paths) note(workspace_id, null, { kind: 'ids', path });
+          return;
+        }
       }
     }),
   );
@@ -158,6 +178,7 @@ export function createGitCommits(deps: GitCommitsDeps) {
     }
     if (op.kind === 'move') return `docs: move ${op.from} to ${op.path}`;
     if (op.kind === 'upload') return `docs: upload ${path.posix.basename(op.path)}`;
+    if (op.kind === 'ids') return 'docs: assign page ids';
     return `docs: delete ${op.path}`;
   }
 
@@ -213,11 +234,14 @@ export function createGitCommits(deps: GitCommitsDeps) {
     }
     const ws = await workspacesTable.findLiveById(db, workspaceId);
     if (!ws) return false;
+    // A page someone saved after Folio wrote its id goes in with their commit, id and all.
+    const edited = new Set(batches.flatMap(([, b]) => (b.ids ? [] : [...b.paths])));
     let committed = false;
     try {
       const repo = await deps.repos.open(ws);
       for (const [, batch] of batches) {
-        const sha = await repo.commitPaths([...batch.paths], await commitOptions(batch));
+        const paths = [...batch.paths].filter((p) => !batch.ids || !edited.has(p));
+        const sha = await repo.commitPaths(paths, await commitOptions(batch));
         committed ||= sha !== null;
       }
       committed = (await commitRecovered(workspaceId, repo)) || committed;
@@ -230,9 +254,11 @@ export function createGitCommits(deps: GitCommitsDeps) {
 
   /** Commits the workspace's waiting batches under its repository lock, then tells `afterCommit`. */
   function flush(workspaceId: string): Promise<boolean> {
+    // After the start-up sweep of the workspace, so what a crash left is a commit of its own.
+    const swept = sweeping.get(workspaceId) ?? Promise.resolve();
     return track(
-      deps.lock
-        .run(workspaceId, () => flushLocked(workspaceId))
+      swept
+        .then(() => deps.lock.run(workspaceId, () => flushLocked(workspaceId)))
         .then((committed) => {
           if (committed) deps.afterCommit?.(workspaceId);
           return committed;
@@ -242,6 +268,47 @@ export function createGitCommits(deps: GitCommitsDeps) {
           return false;
         }),
     );
+  }
+
+  /**
+   * Before the server takes requests: records, in every live workspace, what a crash
+   * left between a file write and its commit. Under the page lock, so no page write is
+   * half done; not the repository's, so a commit of another instance goes on meanwhile.
+   */
+  async function snapshotLeftovers(): Promise<void> {
+    const found = new Map<string, { ws: WorkspaceRow; snapshot: TreeSnapshot | null }>();
+    for (const ws of await workspacesTable.listLive(db)) {
+      try {
+        const snapshot = await deps.pageLock.run(ws.id, async () => {
+          const repo = await deps.repos.existing(ws);
+          return repo ? await repo.snapshot() : null;
+        });
+        if (snapshot === null || snapshot.paths.length > 0) found.set(ws.id, { ws, snapshot });
+      } catch (error) {
+        await commitFailed(ws.id, error);
+      }
+    }
+    leftovers = found;
+  }
+
+  /** Commits one workspace's leftovers under its repository lock; never rejects. */
+  async function sweep(ws: WorkspaceRow, recorded: TreeSnapshot | null): Promise<void> {
+    const sha = await deps.lock.run(ws.id, async () => {
+      try {
+        const repo = await deps.repos.open(ws);
+        // Without a repository at start everything is left over: recorded now it was made.
+        const snapshot = recorded ?? (await repo.snapshot());
+        return await repo.commitSnapshot(snapshot, {
+          authorName: FOLIO_IDENTITY.name,
+          authorEmail: FOLIO_IDENTITY.email,
+          message: 'docs: commit changes left uncommitted',
+        });
+      } catch (error) {
+        await commitFailed(ws.id, error);
+        return null;
+      }
+    });
+    if (sha) deps.afterCommit?.(ws.id);
   }
 
   return {
@@ -256,29 +323,25 @@ export function createGitCommits(deps: GitCommitsDeps) {
     hasPending: (workspaceId: string): boolean =>
       [...pending.values()].some((b) => b.workspaceId === workspaceId),
 
+    snapshotLeftovers,
+
     /**
-     * At start: commits whatever a crash left between a file write and its
-     * commit, in every live workspace (as Folio, since the author is unknown).
+     * At start: commits what `snapshotLeftovers` recorded (as Folio, since the author is
+     * unknown), and only that: files saved since are their authors' commits. Records
+     * first when that was not done. Resolves once every workspace is swept.
      */
     async commitLeftovers(): Promise<void> {
-      const workspaces = await workspacesTable.listLive(db);
-      for (const ws of workspaces) {
-        const sha = await deps.lock.run(ws.id, async () => {
-          try {
-            return await (
-              await deps.repos.open(ws)
-            ).commitAll({
-              authorName: FOLIO_IDENTITY.name,
-              authorEmail: FOLIO_IDENTITY.email,
-              message: 'docs: commit changes left uncommitted',
-            });
-          } catch (error) {
-            await commitFailed(ws.id, error);
-            return null;
-          }
-        });
-        if (sha) deps.afterCommit?.(ws.id);
+      if (leftovers === null) await snapshotLeftovers();
+      const found = leftovers ?? new Map();
+      leftovers = new Map();
+      let previous: Promise<unknown> = Promise.resolve();
+      for (const [id, { ws, snapshot }] of found) {
+        const swept = previous.then(() => sweep(ws, snapshot));
+        sweeping.set(id, swept);
+        previous = swept;
       }
+      await previous;
+      sweeping.clear();
     },
 
     /** Stops listening and commits what is still waiting. */

@@ -76,7 +76,7 @@ export function createGitSync(deps: GitSyncDeps) {
   const conflicts = createSyncConflicts({ store, clock, events, access, state, dataDir });
   // The engine pushes what was committed; it hears of commits as a bus event (`commits-made`).
   const commits = createGitCommits({
-    ...{ store, events, lock: repoLock, logger, repos, state },
+    ...{ store, events, lock: repoLock, pageLock: deps.lock, logger, repos, state },
     ...(deps.commitDebounceMs !== undefined ? { debounceMs: deps.commitDebounceMs } : {}),
     ...(deps.coAuthors ? { coAuthors: deps.coAuthors } : {}),
     afterCommit: (workspaceId) => events.emit('commits-made', { workspace_id: workspaceId }),
@@ -194,6 +194,12 @@ export function createGitSync(deps: GitSyncDeps) {
 
     /** Workspaces whose last commit failed, and why (`/api/ready` reports them). */
     commitFailures: commits.failures,
+
+    /**
+     * Records what a crash left uncommitted in each workspace; run before the server takes
+     * requests, so the start-up sweep commits only that (start() records it otherwise).
+     */
+    snapshotLeftovers: commits.snapshotLeftovers,
 
     /** Commits what a crash left behind, pushes what is unpushed, starts polling. */
     start(): void {

@@ -3,11 +3,10 @@ import path from 'node:path';
 import { TEMP_PREFIX } from '../../content/atomic-write.js';
 import { workspaceDir } from '../../content/workspace-meta.js';
 import { runGit } from '../../git/git.js';
-import { WorkspaceRepo } from '../../git/repository.js';
+import { FOLIO_IDENTITY, WorkspaceRepo } from '../../git/repository.js';
 import type { Logger } from '../../logger.js';
 
-/** Who commits on behalf of the web (and authors what no user did: the CLI, changes found on disk). */
-export const FOLIO_IDENTITY = { name: 'Folio', email: 'folio@localhost' } as const;
+export { FOLIO_IDENTITY } from '../../git/repository.js';
 
 /** The workspace fields the git layer needs. */
 export interface GitWorkspace {
@@ -144,6 +143,15 @@ export function createRepoOpener(dataDir: string, options: { networkTimeoutMs: n
       await purgeFolioFolder(repo);
       ready.set(ws.id, key);
       return repo;
+    },
+
+    /**
+     * The workspace repository as it is, not set up (no lock needed to read it), or null
+     * when there is none yet.
+     */
+    async existing(ws: GitWorkspace): Promise<WorkspaceRepo | null> {
+      const repo = new WorkspaceRepo(workspaceDir(dataDir, ws.id), { timeoutMs: options.networkTimeoutMs });
+      return (await repo.isRepository()) ? repo : null;
     },
 
     /** The sha a ref points at in the workspace repository, or null. */

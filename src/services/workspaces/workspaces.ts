@@ -16,7 +16,7 @@ import { canonicalFrontmatter } from '../../domain/frontmatter.js';
 import { atLeast, CAN, isRole, requireScope, type Role } from '../../domain/policy.js';
 import { validateSlug } from '../../domain/slug.js';
 import { AppError, forbidden } from '../../errors.js';
-import { WorkspaceRepo } from '../../git/repository.js';
+import { FOLIO_IDENTITY, WorkspaceRepo } from '../../git/repository.js';
 import type { TrustedHostKey } from '../../git/known-hosts.js';
 import type { Logger } from '../../logger.js';
 import type { SearchIndex } from '../../search/search-index.js';
@@ -160,21 +160,42 @@ export function createWorkspaces(deps: WorkspacesDeps) {
    * Creates the working tree (a git repository on the workspace's branch, marked as this
    * workspace's tree) and the metadata file outside it. An invalid branch name is the caller's 400; a missing
    * or failing git binary is logged, since sync (which needs git) can
-   * initialise the repository later and the pages work without it.
+   * initialise the repository later and the pages work without it. Answers the
+   * repository, or null without one.
    */
-  async function provision(row: WorkspaceRow, orgHandle: string): Promise<void> {
+  async function provision(row: WorkspaceRow, orgHandle: string): Promise<WorkspaceRepo | null> {
     const dir = workspaceDir(dataDir, row.id);
+    let repo: WorkspaceRepo | null = new WorkspaceRepo(dir);
     try {
-      await new WorkspaceRepo(dir).init(row.git_branch);
+      await repo.init(row.git_branch);
     } catch (error) {
       if (error instanceof AppError) throw error;
       deps.logger.warn(
         { err: error, workspace_id: row.id },
         'git init failed; the workspace works without git',
       );
+      repo = null;
     }
     await markWorkspaceTree(dir, row.id);
     await writeWorkspaceMeta(dataDir, metaFromRow(row, orgHandle));
+    return repo;
+  }
+
+  /**
+   * The new tree's files (its `.gitignore`, the starter's welcome page) become its first
+   * commit, by Folio, which made them. No lock: nobody else knows the workspace before its
+   * transaction commits. A failing git is logged: the first sync or web commit takes them.
+   */
+  async function commitFirst(repo: WorkspaceRepo | null, id: string, paths: string[], message: string) {
+    try {
+      await repo?.commitPaths(paths, {
+        authorName: FOLIO_IDENTITY.name,
+        authorEmail: FOLIO_IDENTITY.email,
+        message,
+      });
+    } catch (error) {
+      deps.logger.warn({ err: error, workspace_id: id }, 'committing the new workspace failed');
+    }
   }
 
   function newRow(fields: {
@@ -251,10 +272,16 @@ export function createWorkspaces(deps: WorkspacesDeps) {
     const row = newRow({ orgId, name: 'Docs', slug, gitRemote: null, gitBranch: 'main', now });
     await withCleanup(trx, row.id, async (t) => {
       await workspacesTable.insertRow(t, row);
-      await provision(row, org.handle);
+      const repo = await provision(row, org.handle);
       const frontmatter = canonicalFrontmatter({ id: ulid(), ...WELCOME_FRONTMATTER });
       const files = new WorkspaceFiles(workspaceDir(dataDir, row.id));
       await files.write('index.md', frontmatter, WELCOME_BODY);
+      await commitFirst(
+        repo,
+        row.id,
+        ['.gitignore', 'index.md'],
+        `docs: create ${WELCOME_FRONTMATTER.title}`,
+      );
       const page = rowFor({
         id: frontmatter.id as string,
         workspaceId: row.id,
@@ -384,7 +411,8 @@ export function createWorkspaces(deps: WorkspacesDeps) {
             at: now,
             details: { name: row.name, slug },
           });
-          await provision(row, org.handle);
+          const repo = await provision(row, org.handle);
+          await commitFirst(repo, row.id, ['.gitignore'], 'docs: keep Folio metadata out of git');
         });
       } catch (error) {
         if (isUniqueViolation(error)) throw slugTaken();
