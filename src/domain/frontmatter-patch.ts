@@ -25,9 +25,15 @@ const inline = (v: unknown) => stringify(v, { lineWidth: 0 }).replace(/\n$/, '')
  * key is added before the closing fence, `null` removes a key's line. Anything
  * else (lists, nested maps, multi-line values) is rewritten through the YAML
  * document model, which keeps comments and order but may respace that part.
- * Answers null when the file has no frontmatter block to patch.
+ * Answers null when the file has no frontmatter block to patch. `parsed` is the file's
+ * frontmatter as `parsePageFile` read it, when the caller has it: the YAML is then not
+ * parsed again just to compare values.
  */
-export function patchFrontmatterText(text: string, patch: Record<string, unknown>): string | null {
+export function patchFrontmatterText(
+  text: string,
+  patch: Record<string, unknown>,
+  parsed?: Record<string, unknown>,
+): string | null {
   const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
   const src = text.slice(bom.length);
   const open = OPEN_FENCE_RE.exec(src);
@@ -39,7 +45,8 @@ export function patchFrontmatterText(text: string, patch: Record<string, unknown
   let yaml = src.slice(open[0].length, close.index);
   const eol = /\r\n/.test(open[0] + yaml) ? '\r\n' : '\n';
   // The file was read through `parsePageFile`, which checked its keys and size already.
-  const current = (parseDocument(yaml, { uniqueKeys: false }).toJS() ?? {}) as Record<string, unknown>;
+  const current =
+    parsed ?? ((parseDocument(yaml, { uniqueKeys: false }).toJS() ?? {}) as Record<string, unknown>);
   // Values the document model must write, applied in one pass: one parse per key made a
   // patch of many keys cost its length times the YAML's.
   const structured = new Map<string, unknown>();
