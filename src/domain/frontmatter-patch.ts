@@ -1,4 +1,4 @@
-import { parseDocument, stringify } from 'yaml';
+import { isMap, isScalar as isYamlScalar, parseDocument, stringify } from 'yaml';
 
 const OPEN_FENCE_RE = /^---[ \t]*\r?\n/;
 const CLOSE_FENCE_RE = /^---[ \t]*(?:\r?\n|$)/gm;
@@ -86,9 +86,26 @@ export function patchFrontmatterText(
 
 function viaDocument(yaml: string, changes: Map<string, unknown>, eol: string): string {
   const doc = parseDocument(yaml.replace(/\r\n/g, '\n'), { uniqueKeys: false });
-  for (const [key, value] of changes) {
-    if (value === null) doc.delete(key);
-    else doc.set(key, value);
+  const map: unknown = doc.contents;
+  if (!isMap(map)) {
+    for (const [key, value] of changes) {
+      if (value === null) doc.delete(key);
+      else doc.set(key, value);
+    }
+    return doc.toString({ lineWidth: 0 }).replace(/\n/g, eol);
   }
+  // One pass over the mapping's pairs: the document's own set and delete look a key up by
+  // scanning every pair, which made a patch of n keys cost n times the mapping.
+  const pending = new Map(changes);
+  map.items = map.items.filter((pair) => {
+    const key = String(isYamlScalar(pair.key) ? pair.key.value : pair.key);
+    if (!pending.has(key)) return true;
+    const value = pending.get(key);
+    pending.delete(key);
+    if (value === null) return false;
+    pair.value = doc.createNode(value);
+    return true;
+  });
+  for (const [key, value] of pending) if (value !== null) map.items.push(doc.createPair(key, value));
   return doc.toString({ lineWidth: 0 }).replace(/\n/g, eol);
 }
