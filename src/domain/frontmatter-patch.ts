@@ -1,4 +1,4 @@
-import { parseDocument, stringify } from 'yaml';
+import { isMap, isScalar as isYamlScalar, parseDocument, stringify } from 'yaml';
 
 const OPEN_FENCE_RE = /^---[ \t]*\r?\n/;
 const CLOSE_FENCE_RE = /^---[ \t]*(?:\r?\n|$)/gm;
@@ -25,9 +25,15 @@ const inline = (v: unknown) => stringify(v, { lineWidth: 0 }).replace(/\n$/, '')
  * key is added before the closing fence, `null` removes a key's line. Anything
  * else (lists, nested maps, multi-line values) is rewritten through the YAML
  * document model, which keeps comments and order but may respace that part.
- * Answers null when the file has no frontmatter block to patch.
+ * Answers null when the file has no frontmatter block to patch. `parsed` is the file's
+ * frontmatter as `parsePageFile` read it, when the caller has it: the YAML is then not
+ * parsed again just to compare values.
  */
-export function patchFrontmatterText(text: string, patch: Record<string, unknown>): string | null {
+export function patchFrontmatterText(
+  text: string,
+  patch: Record<string, unknown>,
+  parsed?: Record<string, unknown>,
+): string | null {
   const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
   const src = text.slice(bom.length);
   const open = OPEN_FENCE_RE.exec(src);
@@ -39,7 +45,8 @@ export function patchFrontmatterText(text: string, patch: Record<string, unknown
   let yaml = src.slice(open[0].length, close.index);
   const eol = /\r\n/.test(open[0] + yaml) ? '\r\n' : '\n';
   // The file was read through `parsePageFile`, which checked its keys and size already.
-  const current = (parseDocument(yaml, { uniqueKeys: false }).toJS() ?? {}) as Record<string, unknown>;
+  const current =
+    parsed ?? ((parseDocument(yaml, { uniqueKeys: false }).toJS() ?? {}) as Record<string, unknown>);
   // Values the document model must write, applied in one pass: one parse per key made a
   // patch of many keys cost its length times the YAML's.
   const structured = new Map<string, unknown>();
@@ -79,9 +86,26 @@ export function patchFrontmatterText(text: string, patch: Record<string, unknown
 
 function viaDocument(yaml: string, changes: Map<string, unknown>, eol: string): string {
   const doc = parseDocument(yaml.replace(/\r\n/g, '\n'), { uniqueKeys: false });
-  for (const [key, value] of changes) {
-    if (value === null) doc.delete(key);
-    else doc.set(key, value);
+  const map: unknown = doc.contents;
+  if (!isMap(map)) {
+    for (const [key, value] of changes) {
+      if (value === null) doc.delete(key);
+      else doc.set(key, value);
+    }
+    return doc.toString({ lineWidth: 0 }).replace(/\n/g, eol);
   }
+  // One pass over the mapping's pairs: the document's own set and delete look a key up by
+  // scanning every pair, which made a patch of n keys cost n times the mapping.
+  const pending = new Map(changes);
+  map.items = map.items.filter((pair) => {
+    const key = String(isYamlScalar(pair.key) ? pair.key.value : pair.key);
+    if (!pending.has(key)) return true;
+    const value = pending.get(key);
+    pending.delete(key);
+    if (value === null) return false;
+    pair.value = doc.createNode(value);
+    return true;
+  });
+  for (const [key, value] of pending) if (value !== null) map.items.push(doc.createPair(key, value));
   return doc.toString({ lineWidth: 0 }).replace(/\n/g, eol);
 }

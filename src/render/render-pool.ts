@@ -1,8 +1,9 @@
 /**
  * A pool of worker threads that render Markdown (and do the other work whose cost grows
- * with what writers send: the published Markdown's link rewriting and the quality
- * checks), so a large or hostile page is handled beside the server's event loop instead of on it: `/api/health`, the API and cached
- * site pages keep answering while a page renders. Each render has a time budget; a
+ * with what writers send: the published Markdown's link rewriting, the quality checks and
+ * the plain text search indexes), so a large or hostile page is handled beside the
+ * server's event loop instead of on it: `/api/health`, the API and cached site pages keep
+ * answering while a page renders. Each render has a time budget; a
  * worker still busy when it runs out is stopped (synchronous code cannot be interrupted
  * any other way) and a fresh one takes its place.
  *
@@ -26,7 +27,8 @@ export type RenderJob =
   | { id: number; kind: 'page'; body: string; pagePath: string }
   | { id: number; kind: 'comment'; body: string }
   | { id: number; kind: 'markdown'; table: MarkdownLinkTable; pages: Array<{ path: string; body: string }> }
-  | { id: number; kind: 'quality'; pages: WorkspacePageInput[] };
+  | { id: number; kind: 'quality'; pages: WorkspacePageInput[] }
+  | { id: number; kind: 'plainText'; body: string };
 
 /** A worker's answer to one {@link RenderJob}. */
 export type RenderReply =
@@ -35,6 +37,7 @@ export type RenderReply =
   | { id: number; ok: true; html: string }
   | { id: number; ok: true; markdown: string[] }
   | { id: number; ok: true; quality: WorkspaceQualityReport }
+  | { id: number; ok: true; plainText: string }
   | { id: number; ok: false; message: string };
 
 /** Thrown when a render did not finish within the pool's time budget. */
@@ -68,6 +71,8 @@ export interface RenderPool {
   ): Promise<string[]>;
   /** The quality checks of a workspace's pages (see `analyseWorkspace`). */
   analyseQuality(pages: WorkspacePageInput[]): Promise<WorkspaceQualityReport>;
+  /** The text a reader sees of a Markdown body, what search indexes (see `markdownPlainText`). */
+  plainText(body: string): Promise<string>;
   /** Stops every worker; renders in progress or queued fail. */
   close(): Promise<void>;
 }
@@ -231,6 +236,12 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
       const reply = unwrap(await submit({ id: nextId++, kind: 'quality', pages }));
       if (!('quality' in reply)) throw new Error('render worker answered quality with something else');
       return reply.quality;
+    },
+
+    async plainText(body) {
+      const reply = unwrap(await submit({ id: nextId++, kind: 'plainText', body }));
+      if (!('plainText' in reply)) throw new Error('render worker answered plain text with something else');
+      return reply.plainText;
     },
 
     async close() {

@@ -1,12 +1,13 @@
 /**
  * A render worker thread (see render-pool.ts): renders page bodies with their links
- * deferred and comment bodies, rewrites published Markdown and runs the quality checks,
- * one message at a time. It holds no site state, so any
- * worker can render any page.
+ * deferred and comment bodies, rewrites published Markdown, runs the quality checks and
+ * derives the plain text search indexes, one message at a time. It holds no site state,
+ * so any worker can render any page.
  */
 import { parentPort } from 'node:worker_threads';
 import { deferredLinkContext } from './deferred-links.js';
 import { createRenderer, renderCommentBody } from './markdown.js';
+import { markdownPlainText } from './plain-text.js';
 import { prepareLinkTable, rewritePublishedMarkdown } from './published-markdown.js';
 import { analyseWorkspace } from './quality.js';
 import type { RenderJob, RenderReply } from './render-pool.js';
@@ -15,6 +16,7 @@ const renderer = createRenderer();
 
 function run(job: RenderJob): RenderReply {
   if (job.kind === 'comment') return { id: job.id, ok: true, html: renderCommentBody(job.body) };
+  if (job.kind === 'plainText') return { id: job.id, ok: true, plainText: markdownPlainText(job.body) };
   if (job.kind === 'quality') return { id: job.id, ok: true, quality: analyseWorkspace(job.pages) };
   if (job.kind === 'markdown') {
     const links = prepareLinkTable(job.table);

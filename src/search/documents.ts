@@ -11,13 +11,47 @@ let plainText: Promise<PlainText> | undefined;
 const loadPlainText = (): Promise<PlainText> => (plainText ??= import('../render/plain-text.js'));
 
 /**
+ * Derives the text a reader sees of a Markdown body off the event loop (the render
+ * workers); what {@link documentRow} hands bodies too large to parse inline.
+ */
+export type PlainTextWorker = (markdown: string) => Promise<string>;
+
+/**
+ * Bodies up to this many characters are parsed on the event loop (a few milliseconds);
+ * longer ones go to the {@link PlainTextWorker}, because parsing grows with the text and
+ * the cap below still lets a page bring a megabyte of Markdown.
+ */
+export const INLINE_PLAIN_TEXT_CHARS = 64 * 1024;
+
+/** Inline parsing yields to other work once it has held the event loop this long. */
+const INLINE_SLICE_MS = 10;
+let sliceStart = 0;
+
+/** The plain text of `markdown`: inline when short (yielding between pages), else in a worker. */
+async function plainTextOf(markdown: string, worker: PlainTextWorker | undefined): Promise<string> {
+  if (worker && markdown.length > INLINE_PLAIN_TEXT_CHARS) return worker(markdown);
+  const { markdownPlainText } = await loadPlainText();
+  // Many pages indexed at once (a rebuild, a pull) are parsed one after another: the loop
+  // gets a turn between them, so the batch never holds it for long.
+  if (performance.now() - sliceStart > INLINE_SLICE_MS) {
+    await new Promise((resolve) => setImmediate(resolve));
+    sliceStart = performance.now();
+  }
+  return markdownPlainText(markdown);
+}
+
+/**
  * The portable `search_documents` row of a page (migration 0003). The body is indexed as
  * the text a reader sees (no Markdown syntax), so matches and snippets are of that text.
  * Text is stripped of the highlight markers and the body capped, the same way for both
- * dialects.
+ * dialects. A long body is parsed by `worker` when given (see {@link plainTextOf}).
  */
-export async function documentRow(doc: SearchDocument): Promise<SearchDocumentsTable> {
-  const { markdownPlainText } = await loadPlainText();
+export async function documentRow(
+  doc: SearchDocument,
+  worker?: PlainTextWorker,
+): Promise<SearchDocumentsTable> {
+  // Parsing is bounded too: four times the cap of source holds more text than the cap keeps in any real page.
+  const text = await plainTextOf(doc.body.slice(0, MAX_INDEXED_BODY * 4), worker);
   return {
     page_id: doc.page_id,
     workspace_id: doc.workspace_id,
@@ -25,8 +59,7 @@ export async function documentRow(doc: SearchDocument): Promise<SearchDocumentsT
     title: indexText(doc.title),
     description: indexText(doc.description),
     tags: indexText(doc.tags.join(' ')),
-    // Parsing is bounded too: four times the cap of source holds more text than the cap keeps in any real page.
-    body: indexText(markdownPlainText(doc.body.slice(0, MAX_INDEXED_BODY * 4)), MAX_INDEXED_BODY),
+    body: indexText(text, MAX_INDEXED_BODY),
     status: doc.status,
     restricted: doc.restricted ? 1 : 0,
   };
@@ -34,11 +67,16 @@ export async function documentRow(doc: SearchDocument): Promise<SearchDocumentsT
 
 /**
  * The documents of `docs` as rows, one per page (the last wins when a page repeats: one
- * multi-row upsert may not touch a row twice on PostgreSQL).
+ * multi-row upsert may not touch a row twice on PostgreSQL), derived one after another.
  */
-export async function documentRows(docs: readonly SearchDocument[]): Promise<SearchDocumentsTable[]> {
-  const latest = [...new Map(docs.map((d) => [d.page_id, d])).values()];
-  return Promise.all(latest.map(documentRow));
+export async function documentRows(
+  docs: readonly SearchDocument[],
+  worker?: PlainTextWorker,
+): Promise<SearchDocumentsTable[]> {
+  const rows: SearchDocumentsTable[] = [];
+  for (const doc of new Map(docs.map((d) => [d.page_id, d])).values())
+    rows.push(await documentRow(doc, worker));
+  return rows;
 }
 
 /**

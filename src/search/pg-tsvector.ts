@@ -22,7 +22,13 @@
 import { type RawBuilder, sql } from 'kysely';
 import { inBatches } from '../store/batches.js';
 import type { Store } from '../store/database.js';
-import { chooseSnippet, documentRow, documentRows, upsertDocumentRows } from './documents.js';
+import {
+  chooseSnippet,
+  documentRow,
+  documentRows,
+  type PlainTextWorker,
+  upsertDocumentRows,
+} from './documents.js';
 import {
   hasMark,
   MARK_END,
@@ -75,7 +81,7 @@ interface RankedRow {
 }
 
 /** The tsvector implementation of SearchIndex; see the file header for its layout. */
-export function createPgTsvectorIndex(store: Store): SearchIndex {
+export function createPgTsvectorIndex(store: Store, plainText?: PlainTextWorker): SearchIndex {
   const db = store.db;
 
   return {
@@ -100,12 +106,12 @@ export function createPgTsvectorIndex(store: Store): SearchIndex {
     },
 
     async upsert(trx, doc) {
-      await upsertDocumentRows(trx, [await documentRow(doc)]);
+      await upsertDocumentRows(trx, [await documentRow(doc, plainText)]);
     },
 
     // The vector is a generated column: PostgreSQL computes it for every row written.
     async upsertMany(trx, docs) {
-      await upsertDocumentRows(trx, await documentRows(docs));
+      await upsertDocumentRows(trx, await documentRows(docs, plainText));
     },
 
     async remove(trx, pageId) {

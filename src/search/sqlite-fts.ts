@@ -25,7 +25,13 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { inBatches } from '../store/batches.js';
 import type { Store } from '../store/database.js';
 import type { Database, SearchDocumentsTable } from '../store/schema.js';
-import { chooseSnippet, documentRow, documentRows, upsertDocumentRows } from './documents.js';
+import {
+  chooseSnippet,
+  documentRow,
+  documentRows,
+  type PlainTextWorker,
+  upsertDocumentRows,
+} from './documents.js';
 import { ftsMatchExpression, hasMark, MARK_END, MARK_START, markSnippet, queryTerms } from './query-text.js';
 import { SEARCH_TOTAL_CAP, type SearchHit, type SearchIndex, type SearchQuery } from './search-index.js';
 
@@ -63,7 +69,7 @@ interface RankedRow {
 }
 
 /** The FTS5 implementation of SearchIndex; see the file header for its layout. */
-export function createSqliteFtsIndex(store: Store): SearchIndex {
+export function createSqliteFtsIndex(store: Store, plainText?: PlainTextWorker): SearchIndex {
   const db = store.db;
 
   async function insertFts(trx: Kysely<Database>, rowid: number, row: SearchDocumentsTable): Promise<void> {
@@ -207,11 +213,11 @@ export function createSqliteFtsIndex(store: Store): SearchIndex {
     },
 
     async upsert(trx, doc) {
-      await upsertBatch(trx, [await documentRow(doc)]);
+      await upsertBatch(trx, [await documentRow(doc, plainText)]);
     },
 
     async upsertMany(trx, docs) {
-      for (const batch of inBatches(await documentRows(docs))) await upsertBatch(trx, batch);
+      for (const batch of inBatches(await documentRows(docs, plainText))) await upsertBatch(trx, batch);
     },
 
     async remove(trx, pageId) {

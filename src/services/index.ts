@@ -6,6 +6,7 @@ import { KeyedLock, type WorkspaceLock } from '../git/lock.js';
 import { createPgAdvisoryLock } from '../git/pg-lock.js';
 import type { Logger } from '../logger.js';
 import type { BucketName } from '../ratelimit/buckets.js';
+import { createRenderPool, RenderTimeoutError } from '../render/render-pool.js';
 import { createSearchIndex } from '../search/index.js';
 import type { Store } from '../store/database.js';
 import { createAccess } from './access.js';
@@ -96,8 +97,16 @@ export async function createServices(deps: ServiceDeps) {
   const { config, store, clock } = deps;
   const metrics = deps.metrics ?? NO_METRICS;
   const access = createAccess(store);
+  // Work whose cost grows with what writers send runs in these workers (started on first use).
+  const renderPool = createRenderPool({ workers: config.render.workers, timeoutMs: config.render.timeoutMs });
+  // A body the workers cannot reduce to plain text within their budget is indexed as written.
+  const plainText = (markdown: string) =>
+    renderPool.plainText(markdown).catch((err: unknown) => {
+      if (err instanceof RenderTimeoutError) return markdown;
+      throw err;
+    });
   // The index's dialect-only structures (FTS5 table, tsvector column) before any write.
-  const searchIndex = meteredSearch(createSearchIndex(store), metrics);
+  const searchIndex = meteredSearch(createSearchIndex(store, plainText), metrics);
   await searchIndex.init();
   const passwords = createPasswordHasher(config.argon2);
   const jwt = createJwtSigner(config.jwtKeyPath, clock);
@@ -235,7 +244,7 @@ export async function createServices(deps: ServiceDeps) {
     ...publishing
   } = createSiteServices({
     ...{ config, store, events: deps.events, clock, logger, access, pages, settings: collaboration.settings },
-    ...{ reconciler, git: gitSync, lock: workspaceLock, searchIndex },
+    ...{ reconciler, git: gitSync, lock: workspaceLock, searchIndex, renderPool },
     ...(deps.txtResolver ? { txtResolver: deps.txtResolver } : {}),
     metrics,
     planLimits,
@@ -392,6 +401,7 @@ export async function createServices(deps: ServiceDeps) {
       await gitSync.stop();
       await outbound.delivery.stop();
       stopPublishing();
+      await renderPool.close();
       await pgLock?.close();
     },
   };

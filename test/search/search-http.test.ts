@@ -110,6 +110,24 @@ describeEachDatabase('search over HTTP on $name', (target) => {
     expect(await snippetOf('handbook')).toBeDefined();
   });
 
+  it('indexes a long page as the text a reader sees too (parsed in the render workers)', async () => {
+    // Over 64 KB of Markdown: reduced to plain text off the event loop, with the same result.
+    const filler = 'Plain filler sentence for a long page. '.repeat(40);
+    const body =
+      `${filler}\n\n`.repeat(60) +
+      '## Numbat habitats\n\nSee [[Wildlife atlas]] and ![map](../uploads/numbat.png).\n';
+    expect(body.length).toBeGreaterThan(64 * 1024);
+    await createPage(server, owner, ws, 'long/atlas', { title: 'Long atlas', body });
+    const res = await search(owner, 'q=numbat');
+    expect(res.status).toBe(200);
+    const hit = res.body.results.find((r: { path: string }) => r.path === 'long/atlas.md');
+    expect(hit?.snippet).toContain('<mark>Numbat</mark> habitats');
+    expect(hit?.snippet).not.toMatch(/##|\[|numbat\.png/);
+    expect((await search(owner, 'q=wildlife')).body.results[0]?.snippet).toContain(
+      'See <mark>Wildlife</mark> atlas',
+    );
+  });
+
   it("never returns another workspace's pages", async () => {
     const res = await search(owner, 'q=secret');
     expect(res.body).toMatchObject({ total: 0, results: [] });

@@ -179,6 +179,9 @@ export function createPages(deps: PagesDeps) {
           return { row, body: input.body ?? '', created: true, changed: true };
         }
         const { file, row } = await ctx.requireVisible(loc, current);
+        // Reading the file parsed its YAML; merging and patching it is more YAML work, each
+        // step given its own turn of the event loop (see `authorText`).
+        await nextTurn();
         if (input.lastKnownHash === undefined) {
           throw invalid(
             'lastKnownHash',
@@ -218,7 +221,7 @@ export function createPages(deps: PagesDeps) {
         if (unchanged) return { row, body, created: false, changed: false };
         // The author's frontmatter text (comments, key order, line endings) is kept byte for
         // byte: a body-only save leaves it alone, a frontmatter change patches just its keys.
-        const text = authorText(file, input.frontmatter, frontmatter);
+        const text = await authorText(file, input.frontmatter, frontmatter);
         await ctx.fsWrite(loc.path, async () => {
           if (text !== null) await loc.files.writeRaw(loc.path, replaceBody({ ...file, text }, body));
           else await loc.files.write(loc.path, frontmatter, body);
@@ -329,20 +332,25 @@ export function createPages(deps: PagesDeps) {
 
 export type PagesService = ReturnType<typeof createPages>;
 
+/** Lets other requests run before the next step of a write. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * The file's text with `patch` applied to the author's own frontmatter, or null when
  * it must be written out canonically instead (broken YAML, no frontmatter block, or a
- * patched text that would not read back as `merged`).
+ * patched text that would not read back as `merged`). Patching and reading back are each
+ * one pass over YAML of up to MAX_FRONTMATTER_BYTES; the event loop gets a turn between.
  */
-function authorText(
-  file: { text: string; body: string; error?: string },
+async function authorText(
+  file: { text: string; body: string; frontmatter: Record<string, unknown>; error?: string },
   patch: Record<string, unknown> | undefined,
   merged: Record<string, unknown>,
-): string | null {
+): Promise<string | null> {
   if (file.error !== undefined) return null;
   if (patch === undefined) return file.text;
-  const text = patchFrontmatterText(file.text, patch);
+  const text = patchFrontmatterText(file.text, patch, file.frontmatter);
   if (text === null) return null;
+  await nextTurn();
   const reread = parsePageFile(text);
   const same = reread.error === undefined && frontmatterHash(reread.frontmatter) === frontmatterHash(merged);
   return same ? text : null;

@@ -19,7 +19,7 @@ import type { Reconciler } from '../pages/reconcile.js';
 import type { SettingsService } from '../workspaces/settings.js';
 import { createSite } from './site/site.js';
 import { createSiteContext } from './site/context.js';
-import { createRenderPool } from '../../render/render-pool.js';
+import type { RenderPool } from '../../render/render-pool.js';
 import { createSiteRenderer } from './site/render.js';
 import { createVersions } from './versions.js';
 import type { Metrics } from '../../metrics/metrics.js';
@@ -38,6 +38,8 @@ export interface SiteServicesDeps {
   /** Versions commit and tag through the git layer. */
   git: Pick<GitSyncService, 'commitEverythingLocked'>;
   searchIndex: SearchIndex;
+  /** The render workers the site, the Markdown files and the quality checks share with search. */
+  renderPool: RenderPool;
   /** TXT lookups for custom-domain verification; the system resolver by default. */
   txtResolver?: TxtResolver;
   metrics?: Pick<Metrics, 'site'>;
@@ -67,7 +69,7 @@ export function createSiteServices(deps: SiteServicesDeps) {
     ...{ store, clock, access, logger, publicUrl: config.publicUrl },
     resolver: deps.txtResolver ?? systemTxtResolver,
   });
-  const renderPool = createRenderPool({ workers: config.render.workers, timeoutMs: config.render.timeoutMs });
+  const { renderPool } = deps;
   const renderer = createSiteRenderer({ pool: renderPool, maxBytes: config.render.maxBytes });
   const context = createSiteContext({
     store,
@@ -105,7 +107,6 @@ export function createSiteServices(deps: SiteServicesDeps) {
     stop() {
       customDomains.stop();
       analytics.stop();
-      void renderPool.close();
     },
   };
 }
