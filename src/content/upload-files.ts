@@ -87,15 +87,26 @@ export const HEAD_BYTES = 64 * 1024;
 /**
  * Opens `uploads/<name>` for reading, or returns null when there is no such regular file.
  * `name` must be a single path segment that is not hidden; anything else is treated as
- * absent, so a request can never name a temp file or climb out of the folder. The file is
- * opened without following a final symlink and checked on the open handle, so what is
- * checked is what is served.
+ * absent, so a request can never name a temp file or climb out of the folder.
  */
 export async function openUpload(files: WorkspaceFiles, name: string): Promise<OpenedUpload | null> {
-  if (!isPlainName(name)) return null;
+  return isPlainName(name) ? openConfinedFile(files, `${UPLOADS_DIR}/${name}`) : null;
+}
+
+/**
+ * Opens the workspace file at `path` for serving, or returns null when it is not a regular
+ * file inside the tree (or is larger than `maxBytes`). The file is opened without following
+ * a final symlink and checked on the open handle, so what is checked is what is served.
+ * Callers check the path's own rules (segments, hidden names) first.
+ */
+export async function openConfinedFile(
+  files: WorkspaceFiles,
+  path: string,
+  maxBytes = Number.POSITIVE_INFINITY,
+): Promise<OpenedUpload | null> {
   let abs: string;
   try {
-    abs = await files.resolve(`${UPLOADS_DIR}/${name}`);
+    abs = await files.resolve(path);
   } catch {
     return null;
   }
@@ -107,7 +118,7 @@ export async function openUpload(files: WorkspaceFiles, name: string): Promise<O
   }
   try {
     const info = await handle.stat();
-    if (!info.isFile()) {
+    if (!info.isFile() || info.size > maxBytes) {
       await handle.close();
       return null;
     }

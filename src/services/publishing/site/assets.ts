@@ -8,9 +8,7 @@
  * that name it takes the one closest to the note (sharing the most folders with it), then
  * the shortest path.
  */
-import { constants } from 'node:fs';
-import { type FileHandle, open } from 'node:fs/promises';
-import { HEAD_BYTES, trimToCharBoundary } from '../../../content/upload-files.js';
+import { openConfinedFile } from '../../../content/upload-files.js';
 import type { WorkspaceFiles } from '../../../content/workspace-files.js';
 import { scanLinks } from '../../../domain/link-syntax.js';
 import { isFileEmbed } from '../../../render/dialects/index.js';
@@ -97,38 +95,14 @@ export class AssetIndex {
  */
 export async function openAsset(files: WorkspaceFiles, path: string): Promise<ServedUpload | null> {
   if (!isServableAssetPath(path)) return null;
-  let abs: string;
-  try {
-    abs = await files.resolve(path);
-  } catch {
-    return null;
-  }
-  let handle: FileHandle;
-  try {
-    handle = await open(abs, constants.O_RDONLY | constants.O_NOFOLLOW);
-  } catch {
-    return null;
-  }
-  try {
-    const info = await handle.stat();
-    if (!info.isFile() || info.size > MAX_UPLOAD_BYTES) {
-      await handle.close();
-      return null;
-    }
-    const buf = Buffer.alloc(Math.min(HEAD_BYTES, info.size));
-    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-    const head =
-      bytesRead < info.size ? trimToCharBoundary(buf.subarray(0, bytesRead)) : buf.subarray(0, bytesRead);
-    return {
-      stream: handle.createReadStream({ start: 0, autoClose: true }),
-      size: info.size,
-      ...describeUpload(head),
-      filename: baseName(path),
-    };
-  } catch (err) {
-    await handle.close();
-    throw err;
-  }
+  const opened = await openConfinedFile(files, path, MAX_UPLOAD_BYTES);
+  if (!opened) return null;
+  return {
+    stream: opened.handle.createReadStream({ start: 0, autoClose: true }),
+    size: opened.size,
+    ...describeUpload(opened.head),
+    filename: baseName(path),
+  };
 }
 
 /**
