@@ -21,6 +21,7 @@ import { createSite } from './site/site.js';
 import { createSiteContext } from './site/context.js';
 import { createRenderPool } from '../../render/render-pool.js';
 import { createSiteRenderer } from './site/render.js';
+import { createSiteSearch } from './site/site-search.js';
 import { createVersions } from './versions.js';
 import type { Metrics } from '../../metrics/metrics.js';
 
@@ -77,8 +78,9 @@ export function createSiteServices(deps: SiteServicesDeps) {
     dataDir,
     frontmatterMode,
   });
+  const siteSearch = createSiteSearch();
   const site = createSite({
-    ...{ store, context, renderer, analytics, customDomains },
+    ...{ store, context, renderer, analytics, customDomains, siteSearch },
     ...{ searchIndex: deps.searchIndex, publicUrl: config.publicUrl },
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
   });

@@ -48,6 +48,7 @@ import {
 } from './response.js';
 import type { SiteContext, SiteState } from './context.js';
 import type { SiteSource } from './source.js';
+import { searchJsonResponse, type SiteSearch } from './site-search.js';
 import type { ServedUpload } from '../../pages/uploads.js';
 import { readSettings } from '../../workspaces/settings.js';
 import { LIVE_VERSION_SLUG } from '../versions.js';
@@ -60,6 +61,8 @@ export interface SiteRequest {
   path: string;
   /** `q` of a search. */
   query?: string;
+  /** `version` of search.json: a version's slug, or `latest` for the live pages. */
+  version?: string;
   /** The Host header: a verified custom domain serves its site at `/`. */
   host?: string;
   visitor: VisitorSignals;
@@ -72,6 +75,8 @@ export interface SiteDeps {
   analytics: AnalyticsService;
   customDomains: CustomDomainsService;
   searchIndex: SearchIndex;
+  /** The reader's instant search (search.json). */
+  siteSearch: SiteSearch;
   publicUrl: string;
   /** Counts documents served from the cache and built anew. */
   metrics?: Pick<Metrics, 'site'>;
@@ -298,6 +303,34 @@ export function createSite(deps: SiteDeps) {
     };
   }
 
+  /** search.json of the source being served (`version` at a site root picks another one). */
+  async function searchJson(served: Served, req: SiteRequest): Promise<SiteResponse> {
+    const { state, mount } = served;
+    let { source, base } = served;
+    const wanted = req.version;
+    if (wanted !== undefined && base === mount.root) {
+      const version = state.versions.find((v) => v.slug === wanted);
+      if (wanted === LIVE_VERSION_SLUG) {
+        source = state.live;
+        base = state.defaultVersion ? `${mount.root}v/${LIVE_VERSION_SLUG}/` : mount.root;
+      } else if (version) {
+        source = await context.version(state, version);
+        base =
+          version.id === state.defaultVersion?.id
+            ? mount.root
+            : `${mount.root}v/${encodeURIComponent(version.slug)}/`;
+      } else return notFound(served, mount.root);
+    }
+    const answer = await deps.siteSearch.query(
+      state.workspace.id,
+      source,
+      siteLinker(base),
+      req.query ?? '',
+      source.version ?? LIVE_VERSION_SLUG,
+    );
+    return searchJsonResponse(answer, served.cache);
+  }
+
   /** Resolves a path inside one source: root, search, feeds, uploads, folders, pages, moved pages. */
   async function within(served: Served, rest: string, req: SiteRequest): Promise<SiteResponse> {
     const { source, base } = served;
@@ -306,6 +339,7 @@ export function createSite(deps: SiteDeps) {
         ? pageResponse(served, source.map.root.index.path, req)
         : folderResponse(served, '');
     if (rest === 'search') return searchResponse(served, req);
+    if (rest === 'search.json') return searchJson(served, req);
     if (isFeedFile(rest)) return feedResponse(served, rest);
     if (rest.startsWith('uploads/')) {
       const upload = await source.openUpload(rest.slice('uploads/'.length));
