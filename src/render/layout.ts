@@ -13,6 +13,7 @@ import { SEARCH_TOTAL_CAP } from '../search/index.js';
 import { escapeHtml, escapeSnippet, safeHref } from './escape.js';
 import type { TocEntry } from './markdown.js';
 import { themeCss, themeSupportsToggle, type ThemeName } from './themes.js';
+import { PALETTE_LOADER, paletteAttributes, paletteButton, type PaletteInput } from './palette.js';
 
 /**
  * A placeholder to pass as `nonce` when the caller needs the page before its nonce:
@@ -67,6 +68,8 @@ export interface ShellInput {
   lang?: string;
   /** Trusted HTML added to the site footer (the published site's analytics consent form). */
   footerHtml?: string;
+  /** The instant search palette (palette.ts): its files and where its results come from. */
+  palette?: PaletteInput;
 }
 
 /** Everything {@link renderSitePage} needs. */
@@ -210,7 +213,9 @@ function documentShell(
   return (
     `<!doctype html>\n<html lang="${escapeHtml(input.lang ?? 'en')}">\n<head>\n${meta.filter(Boolean).join('\n')}\n</head>\n` +
     `<body>\n<a class="skip-link" href="#content">Skip to content</a>\n${siteHeader(input, toggle, head.hasNav ?? false)}\n${body}\n` +
-    `<script${nonceAttr(input.nonce)}>${SITE_SCRIPT}</script>\n</body>\n</html>\n`
+    `<script${nonceAttr(input.nonce)}>${SITE_SCRIPT}</script>\n` +
+    (input.palette ? `<script${nonceAttr(input.nonce)}>${PALETTE_LOADER}</script>\n` : '') +
+    '</body>\n</html>\n'
   );
 }
 
@@ -226,11 +231,13 @@ function siteHeader(input: ShellInput, toggle: boolean, hasNav: boolean): string
         .join('')}</ul></details>`
     : '';
   const search = input.searchAction
-    ? `<form class="site-search" role="search" aria-label="Site" action="${safeHref(input.searchAction)}" method="get">` +
+    ? `<form class="site-search" role="search" aria-label="Site" action="${safeHref(input.searchAction)}" method="get"${input.palette ? paletteAttributes(input.palette) : ''}>` +
       '<label class="visually-hidden" for="site-search-q">Search the documentation</label>' +
       '<input id="site-search-q" type="search" name="q" placeholder="Search…" autocomplete="off" enterkeyhint="search">' +
       '<button type="submit">Search</button></form>'
-    : '';
+    : input.palette
+      ? paletteButton(input.palette)
+      : '';
   // The link serves readers without JavaScript; the site script swaps in the drawer button.
   const menu = hasNav
     ? '<a class="nav-jump" href="#site-nav">Menu</a>' +

@@ -14,6 +14,7 @@ import {
   type VersionLink,
 } from '../../../render/layout.js';
 import { pageRoute } from '../../../render/links.js';
+import { hashedPaletteName, paletteAsset, paletteFileOf } from '../../../render/palette.js';
 import { isThemeName, themeCss, themeCssHash, themeFavicon } from '../../../render/themes.js';
 import type { SearchIndex } from '../../../search/search-index.js';
 import type { Store } from '../../../store/database.js';
@@ -163,6 +164,11 @@ export function createSite(deps: SiteDeps) {
       basePath: served.base,
       searchAction: `${served.base}search`,
       versions,
+      palette: {
+        script: `${mount.root}_assets/${hashedPaletteName('palette.js')}`,
+        css: `${mount.root}_assets/${hashedPaletteName('palette.css')}`,
+        source: { endpoint: `${mount.root}search.json`, version: served.source.version ?? LIVE_VERSION_SLUG },
+      },
       ...(returnTo !== null ? { footerHtml: consentForm(returnTo) } : {}),
     };
   }
@@ -400,6 +406,19 @@ export function createSite(deps: SiteDeps) {
           body: svg,
           etag: weakEtag(svg),
           cache: 'public',
+        };
+      }
+      const palette = path.startsWith('_assets/') ? paletteFileOf(path.slice('_assets/'.length)) : null;
+      if (palette) {
+        const { body } = paletteAsset(palette.name);
+        return {
+          type: 'text',
+          contentType: palette.name.endsWith('.css')
+            ? 'text/css; charset=utf-8'
+            : 'text/javascript; charset=utf-8',
+          body,
+          etag: weakEtag(body),
+          cache: palette.current ? 'immutable' : 'revalidate',
         };
       }
       if (asset && isThemeName(asset[1])) {
