@@ -164,4 +164,37 @@ describe.skipIf(!chromiumAvailable)('site search palette', () => {
       });
     }
   }
+
+  it('works in the static export opened from file://', async () => {
+    const res = await fetch(`${server.url}/api/v1/workspaces/${ws.id}/export`, {
+      headers: { authorization: `Bearer ${owner.token}` },
+    });
+    expect(res.status).toBe(200);
+    const dir = mkdtempSync(path.join(tmpdir(), 'folio-export-'));
+    writeFileSync(path.join(dir, 'site.zip'), Buffer.from(await res.arrayBuffer()));
+    execFileSync('unzip', ['-q', 'site.zip'], { cwd: dir });
+    const { context, page } = await newTab(browser);
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    await page.goto(pathToFileURL(path.join(dir, 'guides/monitoring.html')).href);
+    const button = page.getByRole('button', { name: /Search/ });
+    await button.focus();
+    const input = await searchFor(page, 'rollba');
+    await expect(page.getByRole('status').filter({ hasText: 'found' }).textContent()).resolves.toBe(
+      '1 page found for “rollba”',
+    );
+    expect(requests.every((u) => u.startsWith('file://'))).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect(button.evaluate((el) => el === document.activeElement)).resolves.toBe(true);
+    await page.keyboard.press('Control+k');
+    await expect(input.inputValue()).resolves.toBe('rollba');
+    await page.getByRole('option').first().waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    const target = pathToFileURL(path.join(dir, 'guides/deployment.html')).href + '#rollback';
+    await page.waitForURL(target);
+    await expect(page.locator('#rollback').isVisible()).resolves.toBe(true);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await context.close();
+  });
 });

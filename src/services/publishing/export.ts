@@ -6,7 +6,9 @@ import { CAN } from '../../domain/policy.js';
 import { parseInput } from '../../domain/validate.js';
 import { notFound } from '../../errors.js';
 import { relativeHref } from '../../render/links.js';
+import { PALETTE_FILES, paletteAsset } from '../../render/palette.js';
 import { themeCss } from '../../render/themes.js';
+import { exportSearchScript } from './site/export-search.js';
 import type { AccessService } from '../access.js';
 import { folderOfPath, type Linker, type SiteFolder } from './site/nav.js';
 import type { SiteContext } from './site/context.js';
@@ -18,6 +20,9 @@ export const exportInput = z.object({ version: z.string().trim().min(1).max(200)
 
 /** Where the theme's stylesheet sits inside the ZIP. */
 export const EXPORT_CSS = '_assets/theme.css';
+const EXPORT_ASSETS = '_assets';
+/** The search palette's local index, in EXPORT_ASSETS. */
+const EXPORT_SEARCH_INDEX = 'search-index.js';
 
 /** The ZIP file of a page: its path with `.html` (`guides/index.md` → `guides/index.html`). */
 export const exportFileOf = (pagePath: string): string => pagePath.replace(/\.md$/i, '.html');
@@ -62,12 +67,27 @@ export interface ExportSummary {
  * built (yazl), never written to a temporary file.
  */
 export function createExport(deps: { access: AccessService; context: SiteContext; renderer: SiteRenderer }) {
-  /** No search, versions or consent form: the export is static files with nothing to call. */
-  const chrome = (file: string, base: Omit<Chrome, 'basePath'>): Chrome => ({
-    ...base,
-    cssHref: encodePath(relativeHref(file, EXPORT_CSS)),
-    basePath: encodePath(relativeHref(file, 'index.html')),
-  });
+  /**
+   * No versions, consent form or search results page: the export is static files with
+   * nothing to call. Its search is the palette over a local index.
+   */
+  const chrome = (file: string, base: Omit<Chrome, 'basePath'>): Chrome => {
+    const asset = (name: string) => encodePath(relativeHref(file, `${EXPORT_ASSETS}/${name}`));
+    return {
+      ...base,
+      cssHref: encodePath(relativeHref(file, EXPORT_CSS)),
+      basePath: encodePath(relativeHref(file, 'index.html')),
+      palette: {
+        script: asset('palette.js'),
+        css: asset('palette.css'),
+        source: {
+          index: asset(EXPORT_SEARCH_INDEX),
+          minisearch: asset('minisearch.js'),
+          root: '../'.repeat(file.split('/').length - 1),
+        },
+      },
+    };
+  };
 
   /**
    * Every file of the export, rendered, and where uploads come from. Everything is read
@@ -114,6 +134,11 @@ export function createExport(deps: { access: AccessService; context: SiteContext
     };
     generated(source.map.root);
     add(EXPORT_CSS, themeCss(settings.theme));
+    add(
+      `${EXPORT_ASSETS}/${EXPORT_SEARCH_INDEX}`,
+      await exportSearchScript(bodies, (page) => encodePath(exportFileOf(page.path))),
+    );
+    for (const name of PALETTE_FILES) add(`${EXPORT_ASSETS}/${name}`, paletteAsset(name).body);
     for (const name of [...(await source.referencedUploads())].sort()) {
       const upload = await source.openUpload(name);
       if (!upload) continue;
