@@ -84,6 +84,10 @@ export interface SitePageInput extends ShellInput {
     toc: TocEntry[];
     /** ISO 8601 timestamp or Date. */
     updatedAt?: string | Date;
+    /** Name of the last author, shown beside the date. */
+    updatedBy?: string;
+    /** Where "Edit this page" goes: the editor for members who may edit, else the workspace's edit URL. */
+    editHref?: string;
   };
   nav: NavNode[];
   /** Ancestors of the page, root first; the page itself is appended. */
@@ -314,11 +318,15 @@ function pager(prev: LinkRef | undefined, next: LinkRef | undefined): string {
   );
 }
 
-function updated(value: string | Date | undefined): string {
-  if (!value) return '';
-  const date = value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(date.getTime())) return '';
-  return `<footer class="article-footer"><p>Last updated <time datetime="${escapeHtml(date.toISOString())}">${escapeHtml(DATE_FORMAT.format(date))}</time></p></footer>`;
+function updated(value: string | Date | undefined, by?: string, editHref?: string): string {
+  const date = value ? (value instanceof Date ? value : new Date(value)) : null;
+  const when =
+    date && !Number.isNaN(date.getTime())
+      ? `<p class="last-updated">Last updated <time datetime="${escapeHtml(date.toISOString())}">${escapeHtml(DATE_FORMAT.format(date))}</time>` +
+        `${by ? ` by <span class="last-author">${escapeHtml(by)}</span>` : ''}</p>`
+      : '';
+  const edit = editHref ? `<p class="edit-page"><a href="${safeHref(editHref)}">Edit this page</a></p>` : '';
+  return when || edit ? `<footer class="article-footer">${edit}${when}</footer>` : '';
 }
 
 function siteFooter(siteTitle: string, description?: string, extra = ''): string {
@@ -368,7 +376,7 @@ export function renderSitePage(input: SitePageInput): string {
     (toc
       ? `<details class="toc-inline"><summary>On this page</summary><div class="toc">${toc}</div></details>`
       : '') +
-    `${article.prose}${updated(page.updatedAt)}</article>${pager(input.prev, input.next)}</main>`;
+    `${article.prose}${updated(page.updatedAt, page.updatedBy, page.editHref)}</article>${pager(input.prev, input.next)}</main>`;
   const aside = toc
     ? `<aside class="toc-aside"><p class="toc-title" aria-hidden="true">On this page</p><nav class="toc" aria-label="On this page">${toc}</nav></aside>`
     : '';

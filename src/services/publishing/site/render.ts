@@ -30,6 +30,10 @@ export type Chrome = ShellInput & { basePath: string; siteDescription?: string }
 export interface DocumentExtras {
   canonicalUrl?: string;
   feedHref?: string;
+  /** "Last updated … by" this name. */
+  updatedBy?: string;
+  /** "Edit this page" link. */
+  editHref?: string;
 }
 
 /** How the site renderer renders bodies: its cache, its worker pool and its size limit. */
@@ -115,10 +119,13 @@ export function createSiteRenderer(options: SiteRendererOptions) {
     ): Promise<string> {
       const rendered = await body(source, page, markdown, linker);
       const loc = { page: page.path };
+      const { updatedBy, editHref, ...documentExtras } = extras;
       return renderSitePage({
         ...chrome,
-        ...extras,
+        ...documentExtras,
         page: {
+          ...(updatedBy ? { updatedBy } : {}),
+          ...(editHref ? { editHref } : {}),
           title: page.title,
           ...(page.description ? { description: page.description } : {}),
           html: rendered.html,

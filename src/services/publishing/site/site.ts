@@ -50,6 +50,9 @@ import {
 import type { SiteContext, SiteState } from './context.js';
 import type { SiteSource } from './source.js';
 import { searchJsonResponse, type SiteSearch } from './site-search.js';
+import type { PageAuthors } from './authors.js';
+import type { AccessService } from '../../access.js';
+import { fillEditUrl } from '../../workspaces/edit-url.js';
 import type { ServedUpload } from '../../pages/uploads.js';
 import { readSettings } from '../../workspaces/settings.js';
 import { LIVE_VERSION_SLUG } from '../versions.js';
@@ -78,6 +81,10 @@ export interface SiteDeps {
   searchIndex: SearchIndex;
   /** The reader's instant search (search.json). */
   siteSearch: SiteSearch;
+  /** Roles, for the editor's "Edit this page" link. */
+  access: Pick<AccessService, 'roleIn'>;
+  /** Last authors for "Last updated". */
+  authors: PageAuthors;
   publicUrl: string;
   /** Counts documents served from the cache and built anew. */
   metrics?: Pick<Metrics, 'site'>;
@@ -107,6 +114,8 @@ interface Document {
 }
 
 const SEARCH_LIMIT = 20;
+/** Roles that edit pages (CONTRACT.md part 2): they get the editor's link. */
+const EDIT_ROLES = new Set(['editor', 'admin', 'superadmin']);
 const MAX_QUERY = 200;
 
 /** Builds the published-site service. */
@@ -206,22 +215,49 @@ export function createSite(deps: SiteDeps) {
     return doc;
   }
 
+  /** Whether the reader may edit the live pages in Folio (members with an editing role). */
+  async function mayEdit(served: Served, actor: Actor | null): Promise<boolean> {
+    if (!actor || served.source.version !== null) return false;
+    const role = await deps.access.roleIn(actor, served.state.workspace);
+    return role !== null && EDIT_ROLES.has(role);
+  }
+
   async function pageResponse(served: Served, path: string, req: SiteRequest): Promise<SiteResponse> {
     const page = served.source.byPath.get(path);
     if (!page) return notFound(served, served.mount.root);
     const url = served.linker.page(page.path);
-    const doc = await cachedDocument(served, `page:${page.path}`, async (footer) =>
+    const { state, mount } = served;
+    const editor = await mayEdit(served, req.actor);
+    // The web app lives on Folio's own host, also when the site is on a custom domain.
+    const app = mount.root === '/' ? deps.publicUrl : '';
+    const editHref = editor
+      ? `${app}/w/${encodeURIComponent(state.workspace.slug)}/${encodePath(page.path)}`
+      : state.settings.edit_url
+        ? fillEditUrl(state.settings.edit_url, page.path)
+        : undefined;
+    const updatedBy =
+      state.settings.show_last_updated_author && served.source.version === null
+        ? await deps.authors.of(state, page.path)
+        : null;
+    const doc = await cachedDocument(served, `page:${page.path}\u0000${editor}`, async (footer) =>
       renderer.pageDocument(
         served.source,
         page,
         await served.source.body(page),
         served.linker,
         chrome(served, footer ? url : null),
-        { canonicalUrl: served.mount.origin + url, feedHref: `${served.base}rss.xml` },
+        {
+          canonicalUrl: served.mount.origin + url,
+          feedHref: `${served.base}rss.xml`,
+          ...(updatedBy ? { updatedBy } : {}),
+          ...(editHref ? { editHref } : {}),
+        },
       ),
     );
     await deps.analytics.recordView(served.state.workspace, page.path, req.visitor);
-    return { type: 'document', status: 200, chunks: doc.chunks, etag: doc.etag, cache: served.cache };
+    // A page with the editor's link is the reader's own: never stored by a shared cache.
+    const cache = editor && served.cache === 'public' ? 'private' : served.cache;
+    return { type: 'document', status: 200, chunks: doc.chunks, etag: doc.etag, cache };
   }
 
   async function folderResponse(served: Served, folderPath: string): Promise<SiteResponse> {
