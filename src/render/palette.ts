@@ -50,6 +50,7 @@ function assetDir(): string | null {
 function readAsset(name: PaletteFile): string {
   const dir = assetDir();
   if (dir && existsSync(path.join(dir, name))) return readFileSync(path.join(dir, name), 'utf8');
+  if (name !== 'minisearch.js') throw new Error(`the site's ${name} is missing`);
   // From the sources: MiniSearch's browser build, which sets a `MiniSearch` global.
   const entry = createRequire(import.meta.url).resolve('minisearch');
   return readFileSync(path.join(path.dirname(entry), '..', 'umd', 'index.js'), 'utf8');

@@ -15,9 +15,10 @@
     boost: { title: 4, heading: 2, text: 1 },
     combineWith: 'AND',
     prefix: (term, i, terms) => i === terms.length - 1 && term.length > 1,
-    fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
-    maxFuzzy: 2,
+    fuzzy: false,
   };
+  // Only when nothing matched exactly: fuzzy search costs many times more.
+  const TYPO_OPTIONS = { fuzzy: (term) => (term.length >= 5 ? 0.2 : false), maxFuzzy: 2 };
   let ui = null;
   let config = {};
   let opener = null;
@@ -200,7 +201,9 @@
       });
     }
     const pages = new Map();
-    for (const result of local.search(q)) {
+    let found = local.search(q);
+    if (!found.length) found = local.search(q, TYPO_OPTIONS);
+    for (const result of found) {
       const doc = data.docs[result.id];
       if (!doc) continue;
       const [pageIndex, heading, anchor, text] = doc;

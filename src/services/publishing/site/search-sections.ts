@@ -31,6 +31,14 @@ export const SEARCH_OPTIONS: SearchOptions = {
   combineWith: 'AND',
   // As the API search does: the last term is a prefix once it has two letters.
   prefix: (term, i, terms) => i === terms.length - 1 && term.length > 1,
+  fuzzy: false,
+};
+
+/**
+ * The retry when nothing matched: longer terms with one typo in five letters forgiven.
+ * Only then, because a fuzzy search costs many times an exact one on a large index.
+ */
+export const TYPO_OPTIONS: SearchOptions = {
   fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
   maxFuzzy: 2,
 };

@@ -10,7 +10,15 @@ import type MiniSearch from 'minisearch';
 import { LruCache } from '../../../lib/lru-cache.js';
 import type { Linker, SitePage } from './nav.js';
 import { weakEtag, type CacheMode, type SiteResponse } from './response.js';
-import { newIndex, pageDocs, sectionsOf, snippet, yielder, type SectionDoc } from './search-sections.js';
+import {
+  newIndex,
+  pageDocs,
+  sectionsOf,
+  snippet,
+  TYPO_OPTIONS,
+  yielder,
+  type SectionDoc,
+} from './search-sections.js';
 import type { SiteSource } from './source.js';
 
 /** Pages in one answer, and hits shown per page. */
@@ -171,7 +179,9 @@ export function createSiteSearch() {
       const q = query.normalize('NFC').trim().slice(0, MAX_SEARCH_QUERY);
       if (!q) return { query: q, version, total: 0, results: [] };
       const built = await indexFor(workspaceId, source);
-      const { total, pages } = grouped(built, source, built.index.search(q), linker);
+      let results = built.index.search(q);
+      if (results.length === 0) results = built.index.search(q, TYPO_OPTIONS);
+      const { total, pages } = grouped(built, source, results, linker);
       return { query: q, version, total, results: pages };
     },
 
