@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+import globals from 'globals';
 import folio from './eslint-rules/no-import-cycle.js';
 
 /** The doors into Folio: they reach the services only through the capabilities' public faces. */
@@ -61,6 +62,11 @@ export default tseslint.config(
     files: ['web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
+  },
+  {
+    // The published site's palette: browser code served as written (src/render/palette.ts).
+    files: ['src/render/site-assets/**/*.js'],
+    languageOptions: { globals: globals.browser },
   },
   {
     files: ['bin/**/*.js'],

@@ -14,6 +14,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   render: async () => (await import('./render.js')).benchRender(),
   search: async () => (await import('./search.js')).benchSearch(),
   site: async () => (await import('./site.js')).benchSite(),
+  'site-search': async () => (await import('./site-search.js')).benchSiteSearch(),
   sync: async () => (await import('./sync.js')).benchSync(),
   web: async () => (await import('./web.js')).benchWeb(),
   history: async () => (await import('./history.js')).benchHistory(),

@@ -31,7 +31,7 @@
  * Usage: node scripts/build.mjs [--web | --server] [outdir]
  *   (default: dist; --web builds only the app, --server only the bundle, keeping the app)
  */
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import process from 'node:process';
 import path from 'node:path';
@@ -64,7 +64,9 @@ async function buildServer() {
   if (serverOnly) {
     // Only the bundle's own files: the web app beside it stays.
     const names = await readdir(outdir).catch(() => []);
-    for (const name of names.filter((n) => n === 'chunks' || /^(?:folio|render-worker)\.js/.test(n)))
+    for (const name of names.filter(
+      (n) => n === 'chunks' || n === 'site-assets' || /^(?:folio|render-worker)\.js/.test(n),
+    ))
       await rm(path.join(outdir, name), { recursive: true, force: true });
   } else await rm(outdir, { recursive: true, force: true });
   await build({
@@ -90,6 +92,28 @@ async function buildServer() {
     },
     logLevel: 'warning',
   });
+  await buildSiteAssets();
+}
+
+/**
+ * The published site's search palette (src/render/site-assets) and MiniSearch's browser
+ * build, minified into <outdir>/site-assets, where the bundled server looks for them
+ * (src/render/palette.ts); from the sources the server reads them unminified.
+ */
+async function buildSiteAssets() {
+  const { transform } = await import('esbuild');
+  const dir = path.join(outdir, 'site-assets');
+  await mkdir(dir, { recursive: true });
+  const src = path.join(ROOT, 'src/render/site-assets');
+  const minisearch = path.join(ROOT, 'node_modules/minisearch/dist/umd/index.js');
+  for (const [name, file, loader] of [
+    ['palette.js', path.join(src, 'palette.js'), 'js'],
+    ['palette.css', path.join(src, 'palette.css'), 'css'],
+    ['minisearch.js', minisearch, 'js'],
+  ]) {
+    const { code } = await transform(await readFile(file, 'utf8'), { loader, minify: true, charset: 'utf8' });
+    await writeFile(path.join(dir, name), code);
+  }
 }
 
 /**

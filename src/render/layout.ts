@@ -14,6 +14,7 @@ import { TABS_SCRIPT } from './dialects/index.js';
 import { escapeHtml, escapeSnippet, safeHref } from './escape.js';
 import type { TocEntry } from './markdown.js';
 import { themeCss, themeSupportsToggle, type ThemeName } from './themes.js';
+import { PALETTE_LOADER, paletteAttributes, paletteButton, type PaletteInput } from './palette.js';
 
 /**
  * A placeholder to pass as `nonce` when the caller needs the page before its nonce:
@@ -72,6 +73,8 @@ export interface ShellInput {
   stylesheets?: string[];
   /** Scripts a page's body needs (Mermaid and its loader, for diagrams), run deferred with the nonce. */
   scripts?: string[];
+  /** The instant search palette (palette.ts): its files and where its results come from. */
+  palette?: PaletteInput;
 }
 
 /** Everything {@link renderSitePage} needs. */
@@ -86,6 +89,10 @@ export interface SitePageInput extends ShellInput {
     toc: TocEntry[];
     /** ISO 8601 timestamp or Date. */
     updatedAt?: string | Date;
+    /** Name of the last author, shown beside the date. */
+    updatedBy?: string;
+    /** Where "Edit this page" goes: the editor for members who may edit, else the workspace's edit URL. */
+    editHref?: string;
   };
   nav: NavNode[];
   /** Ancestors of the page, root first; the page itself is appended. */
@@ -221,7 +228,9 @@ function documentShell(
   return (
     `<!doctype html>\n<html lang="${escapeHtml(input.lang ?? 'en')}">\n<head>\n${meta.filter(Boolean).join('\n')}\n</head>\n` +
     `<body>\n<a class="skip-link" href="#content">Skip to content</a>\n${siteHeader(input, toggle, head.hasNav ?? false)}\n${body}\n` +
-    `<script${nonceAttr(input.nonce)}>${SITE_SCRIPT}</script>\n${scripts}</body>\n</html>\n`
+    `<script${nonceAttr(input.nonce)}>${SITE_SCRIPT}</script>\n` +
+    (input.palette ? `<script${nonceAttr(input.nonce)}>${PALETTE_LOADER}</script>\n` : '') +
+    `${scripts}</body>\n</html>\n`
   );
 }
 
@@ -237,11 +246,13 @@ function siteHeader(input: ShellInput, toggle: boolean, hasNav: boolean): string
         .join('')}</ul></details>`
     : '';
   const search = input.searchAction
-    ? `<form class="site-search" role="search" aria-label="Site" action="${safeHref(input.searchAction)}" method="get">` +
+    ? `<form class="site-search" role="search" aria-label="Site" action="${safeHref(input.searchAction)}" method="get"${input.palette ? paletteAttributes(input.palette) : ''}>` +
       '<label class="visually-hidden" for="site-search-q">Search the documentation</label>' +
       '<input id="site-search-q" type="search" name="q" placeholder="Search…" autocomplete="off" enterkeyhint="search">' +
       '<button type="submit">Search</button></form>'
-    : '';
+    : input.palette
+      ? paletteButton(input.palette)
+      : '';
   // The link serves readers without JavaScript; the site script swaps in the drawer button.
   const menu = hasNav
     ? '<a class="nav-jump" href="#site-nav">Menu</a>' +
@@ -318,11 +329,15 @@ function pager(prev: LinkRef | undefined, next: LinkRef | undefined): string {
   );
 }
 
-function updated(value: string | Date | undefined): string {
-  if (!value) return '';
-  const date = value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(date.getTime())) return '';
-  return `<footer class="article-footer"><p>Last updated <time datetime="${escapeHtml(date.toISOString())}">${escapeHtml(DATE_FORMAT.format(date))}</time></p></footer>`;
+function updated(value: string | Date | undefined, by?: string, editHref?: string): string {
+  const date = value ? (value instanceof Date ? value : new Date(value)) : null;
+  const when =
+    date && !Number.isNaN(date.getTime())
+      ? `<p class="last-updated">Last updated <time datetime="${escapeHtml(date.toISOString())}">${escapeHtml(DATE_FORMAT.format(date))}</time>` +
+        `${by ? ` by <span class="last-author">${escapeHtml(by)}</span>` : ''}</p>`
+      : '';
+  const edit = editHref ? `<p class="edit-page"><a href="${safeHref(editHref)}">Edit this page</a></p>` : '';
+  return when || edit ? `<footer class="article-footer">${edit}${when}</footer>` : '';
 }
 
 function siteFooter(siteTitle: string, description?: string, extra = ''): string {
@@ -372,7 +387,7 @@ export function renderSitePage(input: SitePageInput): string {
     (toc
       ? `<details class="toc-inline"><summary>On this page</summary><div class="toc">${toc}</div></details>`
       : '') +
-    `${article.prose}${updated(page.updatedAt)}</article>${pager(input.prev, input.next)}</main>`;
+    `${article.prose}${updated(page.updatedAt, page.updatedBy, page.editHref)}</article>${pager(input.prev, input.next)}</main>`;
   const aside = toc
     ? `<aside class="toc-aside"><p class="toc-title" aria-hidden="true">On this page</p><nav class="toc" aria-label="On this page">${toc}</nav></aside>`
     : '';

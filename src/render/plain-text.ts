@@ -20,7 +20,8 @@ function htmlText(html: string): string {
   return html.replace(/<[^<>]*>/g, ' ');
 }
 
-function blockText(token: Token): string | null {
+/** A block token's text as a reader sees it; null for tokens that hold none (openers, closers). */
+export function blockText(token: Token): string | null {
   switch (token.type) {
     case 'inline':
       // Line breaks and raw inline HTML separate words; everything else is as inlineText reads it.

@@ -245,6 +245,9 @@ describeEachDatabase('members, settings and onboarding ($name)', (target) => {
       frontmatter_mode: 'lenient',
       default_version: null,
       required_approvals: 0,
+      edit_url: null,
+      show_last_updated_author: true,
+      suggested_edit_url: null,
     });
     const put = (body: unknown, token = owner.token) =>
       server.request('PUT', `/api/v1/workspaces/${ws.id}/admin/settings`, { token, body });

@@ -5,7 +5,10 @@ import type { CacheMode, SiteResponse } from '../../services/publishing/index.js
 import { UPLOAD_CSP } from '../security.js';
 import { contentDisposition } from './uploads.js';
 
-type SitePath = { Params: { workspace: string; '*': string }; Querystring: { q?: unknown } };
+type SitePath = {
+  Params: { workspace: string; '*': string };
+  Querystring: { q?: unknown; version?: unknown };
+};
 
 /** SPEC.md part 8 for public sites; members-only pages are revalidated on every visit. */
 const CACHE_CONTROL: Record<CacheMode, string> = {
@@ -84,12 +87,13 @@ export function siteRoutes(services: Services) {
     );
 
     async function serve(request: FastifyRequest, reply: FastifyReply, workspace: string, path: string) {
-      const q = (request.query as SitePath['Querystring'] | undefined)?.q;
+      const { q, version } = (request.query as SitePath['Querystring'] | undefined) ?? {};
       const res = await site.serve({
         actor: request.actor,
         workspace,
         path,
         ...(typeof q === 'string' ? { query: q } : {}),
+        ...(typeof version === 'string' ? { version } : {}),
         host: request.headers.host,
         visitor: visitorSignals(request),
       });

@@ -8,6 +8,8 @@ import { notFound } from '../../errors.js';
 import { relativeHref } from '../../render/links.js';
 import { themeCss, themeFavicon, type ThemeName } from '../../render/themes.js';
 import { katexExportFiles } from '../../render/dialect-assets.js';
+import { PALETTE_FILES, paletteAsset } from '../../render/palette.js';
+import { exportSearchScript } from './site/export-search.js';
 import type { AccessService } from '../access.js';
 import { folderOfPath, type Linker, type SiteFolder } from './site/nav.js';
 import type { SiteContext } from './site/context.js';
@@ -20,6 +22,9 @@ export const exportInput = z.object({ version: z.string().trim().min(1).max(200)
 
 /** Where the theme's stylesheet sits inside the ZIP. */
 export const EXPORT_CSS = '_assets/theme.css';
+const EXPORT_ASSETS = '_assets';
+/** The search palette's local index, in EXPORT_ASSETS. */
+const EXPORT_SEARCH_INDEX = 'search-index.js';
 
 /**
  * Where the site's icon sits inside the ZIP, as on the live site: the workspace's favicon
@@ -78,17 +83,30 @@ export interface ExportSummary {
  */
 export function createExport(deps: { access: AccessService; context: SiteContext; renderer: SiteRenderer }) {
   /**
-   * No search, versions or consent form: the export is static files with nothing to call.
-   * The stylesheet and the icon are linked relatively, so the pages work opened from disk.
+   * No versions, consent form or search results page: the export is static files with
+   * nothing to call. Its search is the palette over a local index. The stylesheet and the
+   * icon are linked relatively, so the pages work opened from disk.
    */
-  const chrome = (file: string, icon: string, base: Omit<Chrome, 'basePath'>): Chrome => ({
-    ...base,
-    cssHref: encodePath(relativeHref(file, EXPORT_CSS)),
-    iconHref: encodePath(relativeHref(file, icon)),
-    // Math is styled offline too; diagrams stay as their source (no script in the export).
-    dialectAssets: { katexCss: encodePath(relativeHref(file, `${EXPORT_KATEX_DIR}/katex.min.css`)) },
-    basePath: encodePath(relativeHref(file, 'index.html')),
-  });
+  const chrome = (file: string, icon: string, base: Omit<Chrome, 'basePath'>): Chrome => {
+    const asset = (name: string) => encodePath(relativeHref(file, `${EXPORT_ASSETS}/${name}`));
+    return {
+      ...base,
+      cssHref: encodePath(relativeHref(file, EXPORT_CSS)),
+      iconHref: encodePath(relativeHref(file, icon)),
+      // Math is styled offline too; diagrams stay as their source (no script in the export).
+      dialectAssets: { katexCss: encodePath(relativeHref(file, `${EXPORT_KATEX_DIR}/katex.min.css`)) },
+      basePath: encodePath(relativeHref(file, 'index.html')),
+      palette: {
+        script: asset('palette.js'),
+        css: asset('palette.css'),
+        source: {
+          index: asset(EXPORT_SEARCH_INDEX),
+          minisearch: asset('minisearch.js'),
+          root: '../'.repeat(file.split('/').length - 1),
+        },
+      },
+    };
+  };
 
   /**
    * Every file of the export, rendered, and where uploads come from. Everything is read
@@ -143,6 +161,11 @@ export function createExport(deps: { access: AccessService; context: SiteContext
     if (favicon && state.favicon) {
       files.push({ name: icon, upload: state.favicon, size: favicon.size, source: state.live });
     } else add(icon, themeFavicon(settings.theme));
+    add(
+      `${EXPORT_ASSETS}/${EXPORT_SEARCH_INDEX}`,
+      await exportSearchScript(bodies, (page) => encodePath(exportFileOf(page.path))),
+    );
+    for (const name of PALETTE_FILES) add(`${EXPORT_ASSETS}/${name}`, paletteAsset(name).body);
     for (const name of [...(await source.referencedUploads())].sort()) {
       const upload = await source.openUpload(name);
       if (!upload) continue;

@@ -21,6 +21,8 @@ import { createSite } from './site/site.js';
 import { createSiteContext } from './site/context.js';
 import type { RenderPool } from '../../render/render-pool.js';
 import { createSiteRenderer } from './site/render.js';
+import { createSiteSearch } from './site/site-search.js';
+import { createPageAuthors } from './site/authors.js';
 import { createVersions } from './versions.js';
 import type { Metrics } from '../../metrics/metrics.js';
 
@@ -79,8 +81,10 @@ export function createSiteServices(deps: SiteServicesDeps) {
     dataDir,
     frontmatterMode,
   });
+  const siteSearch = createSiteSearch();
+  const authors = createPageAuthors({ store, dataDir });
   const site = createSite({
-    ...{ store, context, renderer, analytics, customDomains },
+    ...{ store, context, renderer, analytics, customDomains, siteSearch, access, authors },
     ...{ searchIndex: deps.searchIndex, publicUrl: config.publicUrl },
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
   });

@@ -11,6 +11,7 @@ import type { WorkspaceRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
 import { actorIdOf, record } from '../activity.js';
 import type { Clock } from '../../lib/clock.js';
+import { isEditUrlTemplate, suggestEditUrl } from './edit-url.js';
 
 /** CONTRACT.md part 3's workspace settings. */
 export interface WorkspaceSettings {
@@ -22,7 +23,14 @@ export interface WorkspaceSettings {
   default_version: string | null;
   /** Approvals a change request needs before an editor may merge it (admins always may). */
   required_approvals: number;
+  /** The site's "Edit this page" link for readers who cannot edit in Folio: a URL with `{path}`. */
+  edit_url: string | null;
+  /** Whether "Last updated" names the last author. */
+  show_last_updated_author: boolean;
 }
+
+/** What GET and PUT answer: the settings and the edit URL proposed from the git remote. */
+export type SettingsAnswer = WorkspaceSettings & { suggested_edit_url: string | null };
 
 /** PUT takes any subset; unknown keys are refused so a typo is not silently dropped. */
 export const updateSettingsInput = z
@@ -47,6 +55,14 @@ export const updateSettingsInput = z
       .min(0, 'required_approvals must be a whole number from 0 to 5')
       .max(5, 'required_approvals must be a whole number from 0 to 5')
       .describe('Approvals a change request needs before an editor may merge it (0 to 5).'),
+    edit_url: z
+      .string()
+      .trim()
+      .max(1000)
+      .refine(isEditUrlTemplate, 'edit_url must be an http(s) URL containing {path}')
+      .nullable()
+      .describe('Template of the published site\'s "Edit this page" link; {path} is the page file\'s path.'),
+    show_last_updated_author: z.boolean(),
   })
   .partial()
   .strict();
@@ -75,8 +91,18 @@ export function readSettings(
     frontmatter_mode: valid('frontmatter_mode') ?? defaults.frontmatterMode,
     default_version: valid('default_version') ?? null,
     required_approvals: valid('required_approvals') ?? 0,
+    edit_url: valid('edit_url') ?? null,
+    show_last_updated_author: valid('show_last_updated_author') ?? true,
   };
 }
+
+const withSuggestion = (
+  workspace: Pick<WorkspaceRow, 'git_remote' | 'git_branch'>,
+  settings: WorkspaceSettings,
+): SettingsAnswer => ({
+  ...settings,
+  suggested_edit_url: suggestEditUrl(workspace.git_remote, workspace.git_branch),
+});
 
 /** Workspace settings (SPEC.md 4.5 admin/settings): read and written by admins. */
 export function createSettings(deps: {
@@ -91,9 +117,9 @@ export function createSettings(deps: {
   const defaults = { frontmatterMode: deps.frontmatterMode };
 
   return {
-    async get(actor: Actor, workspaceId: string): Promise<WorkspaceSettings> {
+    async get(actor: Actor, workspaceId: string): Promise<SettingsAnswer> {
       const { workspace } = await deps.access.require(actor, workspaceId, CAN.readAdmin);
-      return readSettings(workspace, defaults);
+      return withSuggestion(workspace, readSettings(workspace, defaults));
     },
 
     /**
@@ -105,7 +131,7 @@ export function createSettings(deps: {
       actor: Actor,
       workspaceId: string,
       input: z.infer<typeof updateSettingsInput>,
-    ): Promise<WorkspaceSettings> {
+    ): Promise<SettingsAnswer> {
       const { workspace } = await deps.access.require(actor, workspaceId, CAN.administer);
       const now = deps.clock.now().toISOString();
       const updated = await db.transaction().execute(async (trx) => {
@@ -132,7 +158,7 @@ export function createSettings(deps: {
         return readSettings({ ...row, settings }, defaults);
       });
       deps.events?.emit('settings-changed', { workspace_id: workspace.id });
-      return updated;
+      return withSuggestion(workspace, updated);
     },
   };
 }

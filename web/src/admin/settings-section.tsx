@@ -45,6 +45,8 @@ function SettingsForm({ workspace, initial, saved, onSaved: setSaved }: Settings
   const themeId = useId();
   const modeId = useId();
   const [theme, setTheme] = useState(initial.theme);
+  const [editUrl, setEditUrl] = useState(initial.edit_url ?? '');
+  const suggestion = initial.suggested_edit_url;
   const save = useMutation({
     mutationFn: (body: Partial<WorkspaceSettings>) =>
       api<WorkspaceSettings>('PUT', `/api/v1/workspaces/${workspace.id}/admin/settings`, body),
@@ -64,6 +66,8 @@ function SettingsForm({ workspace, initial, saved, onSaved: setSaved }: Settings
       theme: String(form.get('theme')),
       frontmatter_mode: form.get('frontmatter_mode') === 'lenient' ? 'lenient' : 'strict',
       default_version: String(form.get('default_version')).trim() || null,
+      edit_url: editUrl.trim() || null,
+      show_last_updated_author: form.get('show_last_updated_author') === 'on',
     });
   };
   return (
@@ -101,6 +105,35 @@ function SettingsForm({ workspace, initial, saved, onSaved: setSaved }: Settings
         defaultValue={initial.default_version ?? ''}
         hint="The version readers see first; leave empty for the latest."
       />
+      <div className="field">
+        <label htmlFor={`${themeId}-edit-url`}>Edit URL</label>
+        <input
+          id={`${themeId}-edit-url`}
+          name="edit_url"
+          type="url"
+          value={editUrl}
+          onChange={(e) => setEditUrl(e.target.value)}
+          placeholder="https://github.com/acme/docs/edit/main/{path}"
+          aria-describedby={`${themeId}-edit-url-hint`}
+        />
+        <p className="hint" id={`${themeId}-edit-url-hint`}>
+          Where &ldquo;Edit this page&rdquo; takes readers who cannot edit in Folio; {'{path}'} is the
+          page&rsquo;s file in the repository. Members who may edit go to the editor.
+        </p>
+        {suggestion && suggestion !== editUrl && (
+          <button type="button" className="button" onClick={() => setEditUrl(suggestion)}>
+            Use {suggestion}
+          </button>
+        )}
+      </div>
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          name="show_last_updated_author"
+          defaultChecked={initial.show_last_updated_author}
+        />
+        Name the last author beside &ldquo;Last updated&rdquo;
+      </label>
       <div className="field">
         <label htmlFor={modeId}>Frontmatter that does not parse</label>
         <select id={modeId} name="frontmatter_mode" defaultValue={initial.frontmatter_mode}>

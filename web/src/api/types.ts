@@ -120,6 +120,11 @@ export interface WorkspaceSettings {
   site_description: string;
   frontmatter_mode: 'strict' | 'lenient';
   default_version: string | null;
+  /** The published site's "Edit this page" link for readers: a URL with {path}. */
+  edit_url: string | null;
+  show_last_updated_author: boolean;
+  /** Proposed from the connected git remote (GitHub, GitLab, Gitea, Forgejo); read-only. */
+  suggested_edit_url?: string | null;
 }
 
 /** Roles that may add comments and edit or delete their own (CONTRACT.md part 2: not viewers). */

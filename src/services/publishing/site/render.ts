@@ -44,6 +44,10 @@ export type Chrome = ShellInput & {
 export interface DocumentExtras {
   canonicalUrl?: string;
   feedHref?: string;
+  /** "Last updated … by" this name. */
+  updatedBy?: string;
+  /** "Edit this page" link. */
+  editHref?: string;
 }
 
 /** How the site renderer renders bodies: its cache, its worker pool and its size limit. */
@@ -155,12 +159,15 @@ export function createSiteRenderer(options: SiteRendererOptions) {
       const loc = { page: page.path };
       const needs = bodyNeeds(rendered.html);
       const { dialectAssets, ...shell } = chrome;
+      const { updatedBy, editHref, ...documentExtras } = extras;
       return renderSitePage({
         ...shell,
-        ...extras,
+        ...documentExtras,
         ...(needs.math && dialectAssets?.katexCss ? { stylesheets: [dialectAssets.katexCss] } : {}),
         ...(needs.diagrams && dialectAssets?.mermaidScripts ? { scripts: dialectAssets.mermaidScripts } : {}),
         page: {
+          ...(updatedBy ? { updatedBy } : {}),
+          ...(editHref ? { editHref } : {}),
           title: page.title,
           ...(page.description ? { description: page.description } : {}),
           html: rendered.html,

@@ -15,6 +15,7 @@ import {
 } from '../../../render/layout.js';
 import { pageRoute } from '../../../render/links.js';
 import { dialectAsset, dialectAssetPaths } from '../../../render/dialect-assets.js';
+import { hashedPaletteName, paletteAsset, paletteFileOf } from '../../../render/palette.js';
 import { isThemeName, themeCss, themeCssHash, themeFavicon } from '../../../render/themes.js';
 import type { SearchIndex } from '../../../search/search-index.js';
 import type { Store } from '../../../store/database.js';
@@ -48,6 +49,10 @@ import {
 } from './response.js';
 import type { SiteContext, SiteState } from './context.js';
 import type { SiteSource } from './source.js';
+import { searchJsonResponse, type SiteSearch } from './site-search.js';
+import type { PageAuthors } from './authors.js';
+import type { AccessService } from '../../access.js';
+import { fillEditUrl } from '../../workspaces/edit-url.js';
 import type { ServedUpload } from '../../pages/uploads.js';
 import { readSettings } from '../../workspaces/settings.js';
 import { LIVE_VERSION_SLUG } from '../versions.js';
@@ -60,6 +65,8 @@ export interface SiteRequest {
   path: string;
   /** `q` of a search. */
   query?: string;
+  /** `version` of search.json: a version's slug, or `latest` for the live pages. */
+  version?: string;
   /** The Host header: a verified custom domain serves its site at `/`. */
   host?: string;
   visitor: VisitorSignals;
@@ -72,6 +79,12 @@ export interface SiteDeps {
   analytics: AnalyticsService;
   customDomains: CustomDomainsService;
   searchIndex: SearchIndex;
+  /** The reader's instant search (search.json). */
+  siteSearch: SiteSearch;
+  /** Roles, for the editor's "Edit this page" link. */
+  access: Pick<AccessService, 'roleIn'>;
+  /** Last authors for "Last updated". */
+  authors: PageAuthors;
   publicUrl: string;
   /** Counts documents served from the cache and built anew. */
   metrics?: Pick<Metrics, 'site'>;
@@ -107,6 +120,8 @@ interface TextDocument {
 }
 
 const SEARCH_LIMIT = 20;
+/** Roles that edit pages (CONTRACT.md part 2): they get the editor's link. */
+const EDIT_ROLES = new Set(['editor', 'admin', 'superadmin']);
 const MAX_QUERY = 200;
 
 /** Builds the published-site service. */
@@ -175,6 +190,11 @@ export function createSite(deps: SiteDeps) {
       },
       searchAction: `${served.base}search`,
       versions,
+      palette: {
+        script: `${mount.root}_assets/${hashedPaletteName('palette.js')}`,
+        css: `${mount.root}_assets/${hashedPaletteName('palette.css')}`,
+        source: { endpoint: `${mount.root}search.json`, version: served.source.version ?? LIVE_VERSION_SLUG },
+      },
       ...(returnTo !== null ? { footerHtml: consentForm(returnTo) } : {}),
     };
   }
@@ -213,22 +233,49 @@ export function createSite(deps: SiteDeps) {
     return doc;
   }
 
+  /** Whether the reader may edit the live pages in Folio (members with an editing role). */
+  async function mayEdit(served: Served, actor: Actor | null): Promise<boolean> {
+    if (!actor || served.source.version !== null) return false;
+    const role = await deps.access.roleIn(actor, served.state.workspace);
+    return role !== null && EDIT_ROLES.has(role);
+  }
+
   async function pageResponse(served: Served, path: string, req: SiteRequest): Promise<SiteResponse> {
     const page = served.source.byPath.get(path);
     if (!page) return notFound(served, served.mount.root);
     const url = served.linker.page(page.path);
-    const doc = await cachedDocument(served, `page:${page.path}`, async (footer) =>
+    const { state, mount } = served;
+    const editor = await mayEdit(served, req.actor);
+    // The web app lives on Folio's own host, also when the site is on a custom domain.
+    const app = mount.root === '/' ? deps.publicUrl : '';
+    const editHref = editor
+      ? `${app}/w/${encodeURIComponent(state.workspace.slug)}/${encodePath(page.path)}`
+      : state.settings.edit_url
+        ? fillEditUrl(state.settings.edit_url, page.path)
+        : undefined;
+    const updatedBy =
+      state.settings.show_last_updated_author && served.source.version === null
+        ? await deps.authors.of(state, page.path)
+        : null;
+    const doc = await cachedDocument(served, `page:${page.path}\u0000${editor}`, async (footer) =>
       renderer.pageDocument(
         served.source,
         page,
         await served.source.body(page),
         served.linker,
         chrome(served, footer ? url : null),
-        { canonicalUrl: served.mount.origin + url, feedHref: `${served.base}rss.xml` },
+        {
+          canonicalUrl: served.mount.origin + url,
+          feedHref: `${served.base}rss.xml`,
+          ...(updatedBy ? { updatedBy } : {}),
+          ...(editHref ? { editHref } : {}),
+        },
       ),
     );
     await deps.analytics.recordView(served.state.workspace, page.path, req.visitor);
-    return { type: 'document', status: 200, chunks: doc.chunks, etag: doc.etag, cache: served.cache };
+    // A page with the editor's link is the reader's own: never stored by a shared cache.
+    const cache = editor && served.cache === 'public' ? 'private' : served.cache;
+    return { type: 'document', status: 200, chunks: doc.chunks, etag: doc.etag, cache };
   }
 
   async function folderResponse(served: Served, folderPath: string): Promise<SiteResponse> {
@@ -353,6 +400,34 @@ export function createSite(deps: SiteDeps) {
     };
   }
 
+  /** search.json of the source being served (`version` at a site root picks another one). */
+  async function searchJson(served: Served, req: SiteRequest): Promise<SiteResponse> {
+    const { state, mount } = served;
+    let { source, base } = served;
+    const wanted = req.version;
+    if (wanted !== undefined && base === mount.root) {
+      const version = state.versions.find((v) => v.slug === wanted);
+      if (wanted === LIVE_VERSION_SLUG) {
+        source = state.live;
+        base = state.defaultVersion ? `${mount.root}v/${LIVE_VERSION_SLUG}/` : mount.root;
+      } else if (version) {
+        source = await context.version(state, version);
+        base =
+          version.id === state.defaultVersion?.id
+            ? mount.root
+            : `${mount.root}v/${encodeURIComponent(version.slug)}/`;
+      } else return notFound(served, mount.root);
+    }
+    const answer = await deps.siteSearch.query(
+      state.workspace.id,
+      source,
+      siteLinker(base),
+      req.query ?? '',
+      source.version ?? LIVE_VERSION_SLUG,
+    );
+    return searchJsonResponse(answer, served.cache);
+  }
+
   /** Resolves a path inside one source: root, search, feeds, uploads, folders, pages, moved pages. */
   async function within(served: Served, rest: string, req: SiteRequest): Promise<SiteResponse> {
     const { source, base } = served;
@@ -361,6 +436,7 @@ export function createSite(deps: SiteDeps) {
         ? pageResponse(served, source.map.root.index.path, req)
         : folderResponse(served, '');
     if (rest === 'search') return searchResponse(served, req);
+    if (rest === 'search.json') return searchJson(served, req);
     if (isFeedFile(rest)) return feedResponse(served, rest);
     if (rest.startsWith('uploads/')) {
       const upload = await source.openUpload(rest.slice('uploads/'.length));
@@ -436,6 +512,19 @@ export function createSite(deps: SiteDeps) {
             etag: weakEtag(file.body),
             cache: 'immutable',
           };
+      }
+      const palette = path.startsWith('_assets/') ? paletteFileOf(path.slice('_assets/'.length)) : null;
+      if (palette) {
+        const { body } = paletteAsset(palette.name);
+        return {
+          type: 'text',
+          contentType: palette.name.endsWith('.css')
+            ? 'text/css; charset=utf-8'
+            : 'text/javascript; charset=utf-8',
+          body,
+          etag: weakEtag(body),
+          cache: palette.current ? 'immutable' : 'revalidate',
+        };
       }
       if (asset && isThemeName(asset[1])) {
         const css = themeCss(asset[1]);

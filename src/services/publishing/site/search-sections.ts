@@ -1,0 +1,147 @@
+/**
+ * What the reader's instant search indexes and how, shared by the server's search.json and
+ * the static export's local index so both find the same sections the same way: one
+ * MiniSearch document per section of a published page (see render/sections.ts), fields
+ * weighted title > heading > text, the last term matched as a prefix while typing, longer
+ * terms with one typo in five letters forgiven. The palette script (render/site-assets)
+ * repeats the search options for the export; the test of the export's search keeps them equal.
+ */
+import MiniSearch, { type Options, type SearchOptions } from 'minisearch';
+import { LruCache } from '../../../lib/lru-cache.js';
+import { markdownSections, type PageSection } from '../../../render/sections.js';
+import type { SitePage } from './nav.js';
+
+/** One indexed section; `page` is the page's path. */
+export interface SectionDoc {
+  id: number;
+  page: string;
+  title: string;
+  heading: string;
+  /** The heading's id on the page; null for the text above the first heading. */
+  anchor: string | null;
+  text: string;
+}
+
+/** The index's fields; the export's palette loads the index with the same list. */
+export const SEARCH_FIELDS = ['title', 'heading', 'text'] as const;
+
+/** Title, heading and body text, weighted in that order. */
+export const SEARCH_OPTIONS: SearchOptions = {
+  boost: { title: 4, heading: 2, text: 1 },
+  combineWith: 'AND',
+  // As the API search does: the last term is a prefix once it has two letters.
+  prefix: (term, i, terms) => i === terms.length - 1 && term.length > 1,
+  fuzzy: false,
+};
+
+/**
+ * The retry when nothing matched: longer terms with one typo in five letters forgiven.
+ * Only then, because a fuzzy search costs many times an exact one on a large index.
+ */
+export const TYPO_OPTIONS: SearchOptions = {
+  fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
+  maxFuzzy: 2,
+};
+
+/** A new, empty index with the shared options. */
+export function newIndex(): MiniSearch<SectionDoc> {
+  return new MiniSearch<SectionDoc>(indexOptions());
+}
+
+/** The options an index is created and loaded with. */
+export function indexOptions(): Options<SectionDoc> {
+  return { fields: [...SEARCH_FIELDS], idField: 'id', searchOptions: SEARCH_OPTIONS };
+}
+
+/** Sections by body hash: a page is cut again only when its text changed. */
+const sectionCache = new LruCache<PageSection[]>(20_000, 64 * 1024 * 1024, (sections) =>
+  sections.reduce((n, s) => n + s.text.length + (s.heading?.length ?? 0) + 32, 0),
+);
+
+/** The sections of one page body, cached by its content hash. */
+export function sectionsOf(page: SitePage, body: string): PageSection[] {
+  const key = page.contentHash || `${page.path}\u0000${body.length}`;
+  let sections = sectionCache.get(key);
+  if (!sections) {
+    sections = markdownSections(body);
+    sectionCache.set(key, sections);
+  }
+  return sections;
+}
+
+/** Milliseconds of work between two yields to the event loop while indexing. */
+const SLICE_MS = 12;
+
+/** Lets other requests run: called between pages when a slice of work is used up. */
+export function yielder(): () => Promise<void> {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since < SLICE_MS) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    since = performance.now();
+  };
+}
+
+/**
+ * The documents of one page: its sections, each carrying the page's title. A page whose
+ * body has no text still gets one document, so its title is found.
+ */
+export function pageDocs(page: SitePage, sections: PageSection[], nextId: () => number): SectionDoc[] {
+  const docs = sections.map((s) => ({
+    id: nextId(),
+    page: page.path,
+    title: page.title,
+    heading: s.heading ?? '',
+    text: s.text,
+    anchor: s.anchor,
+  }));
+  return docs.length
+    ? docs
+    : [{ id: nextId(), page: page.path, title: page.title, heading: '', anchor: null, text: '' }];
+}
+
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+/** Characters of text around the first match. */
+const SNIPPET_CHARS = 160;
+const SNIPPET_LEAD = 50;
+
+/**
+ * A short extract of `text` around the first of `terms` (index terms, lower case, each
+ * the start of a word), HTML-escaped with every matching word in <mark>; the start of the
+ * text when none occurs there. Linear in the text.
+ */
+export function snippet(text: string, terms: readonly string[]): string {
+  if (!text) return '';
+  const words = [...new Set(terms)].filter(Boolean).map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const pattern = words.length
+    ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${words.join('|')})[\\p{L}\\p{N}]*`, 'giu')
+    : null;
+  const first = pattern ? text.search(pattern) : -1;
+  let start = first > SNIPPET_LEAD ? first - SNIPPET_LEAD : 0;
+  if (start > 0) {
+    const space = text.indexOf(' ', start);
+    start = space >= 0 && space < first ? space + 1 : start;
+  }
+  let end = Math.min(text.length, start + SNIPPET_CHARS);
+  if (end < text.length) {
+    const space = text.lastIndexOf(' ', end);
+    end = space > start ? space : end;
+  }
+  const part = text.slice(start, end);
+  // Escaped piece by piece, so the marks are the only markup.
+  let html = '';
+  let at = 0;
+  for (const m of pattern ? part.matchAll(pattern) : []) {
+    html += `${escape(part.slice(at, m.index))}<mark>${escape(m[0])}</mark>`;
+    at = m.index + m[0].length;
+  }
+  html += escape(part.slice(at));
+  return `${start > 0 ? '\u2026' : ''}${html}${end < text.length ? '\u2026' : ''}`;
+}
