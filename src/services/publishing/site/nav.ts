@@ -51,6 +51,17 @@ export interface SiteMap {
   order: SitePage[];
 }
 
+const naturalOrder = new Intl.Collator('en', { numeric: true }).compare;
+
+/**
+ * The site's sibling order: `order` first (a folder's is its index page's), then folders
+ * before pages as Docusaurus and MkDocs readers expect, then by name.
+ */
+const folderFirst = (a: TreeNode, b: TreeNode): number =>
+  a.sort_order - b.sort_order ||
+  (a.type === b.type ? 0 : a.type === 'folder' ? -1 : 1) ||
+  naturalOrder(a.name, b.name);
+
 /** Builds the folders and reading order; `rootTitle` names the root when it has no index page. */
 export function buildSiteMap(pages: readonly SitePage[], rootTitle: string): SiteMap {
   const byId = new Map(pages.map((p) => [p.id, p]));
@@ -62,7 +73,7 @@ export function buildSiteMap(pages: readonly SitePage[], rootTitle: string): Sit
   const folderOf = (path: string, title: string, nodes: TreeNode[]): SiteFolder => {
     const folder: SiteFolder = { path, title, entries: [] };
     folders.set(path, folder);
-    for (const node of nodes) {
+    for (const node of [...nodes].sort(folderFirst)) {
       if (node.type === 'folder') {
         const hasIndex = node.children.some((c) => c.type === 'page' && c.name === 'index.md');
         // A folder without an index page is named after itself, made readable.
