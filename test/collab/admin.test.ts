@@ -245,6 +245,7 @@ describeEachDatabase('members, settings and onboarding ($name)', (target) => {
       frontmatter_mode: 'lenient',
       default_version: null,
       required_approvals: 0,
+      nav_source: 'auto',
     });
     const put = (body: unknown, token = owner.token) =>
       server.request('PUT', `/api/v1/workspaces/${ws.id}/admin/settings`, { token, body });

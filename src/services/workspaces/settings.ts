@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Actor } from '../../domain/actor.js';
 import { CAN } from '../../domain/policy.js';
 import { notFound } from '../../errors.js';
+import { NAV_SOURCE_SETTINGS, type NavSourceSetting } from '../publishing/site/nav-sources/index.js';
 import { THEME_NAMES, type ThemeName } from '../../render/themes.js';
 import type { EventBus } from '../../events/bus.js';
 import type { Store } from '../../store/database.js';
@@ -22,6 +23,8 @@ export interface WorkspaceSettings {
   default_version: string | null;
   /** Approvals a change request needs before an editor may merge it (admins always may). */
   required_approvals: number;
+  /** Whose navigation the site follows: `auto` (what the files show), Folio's folders, or a tool's config. */
+  nav_source: NavSourceSetting;
 }
 
 /** PUT takes any subset; unknown keys are refused so a typo is not silently dropped. */
@@ -47,6 +50,11 @@ export const updateSettingsInput = z
       .min(0, 'required_approvals must be a whole number from 0 to 5')
       .max(5, 'required_approvals must be a whole number from 0 to 5')
       .describe('Approvals a change request needs before an editor may merge it (0 to 5).'),
+    nav_source: z
+      .enum(NAV_SOURCE_SETTINGS, { error: `nav_source must be one of ${NAV_SOURCE_SETTINGS.join(', ')}` })
+      .describe(
+        'Whose navigation the site follows: auto (the tool whose files the workspace has), folio (folders and order), mkdocs, docusaurus or gitbook.',
+      ),
   })
   .partial()
   .strict();
@@ -75,6 +83,7 @@ export function readSettings(
     frontmatter_mode: valid('frontmatter_mode') ?? defaults.frontmatterMode,
     default_version: valid('default_version') ?? null,
     required_approvals: valid('required_approvals') ?? 0,
+    nav_source: valid('nav_source') ?? 'auto',
   };
 }
 
