@@ -7,7 +7,7 @@ import type { Store } from '../../store/database.js';
 import * as pagesTable from '../../store/repositories/pages.js';
 import * as workspacesTable from '../../store/repositories/workspaces.js';
 import type { CoAuthorNotes } from '../../coedit/co-authors.js';
-import { FOLIO_IDENTITY, type RepoOpener } from './repo-opener.js';
+import { FOLIO_IDENTITY, type GitWorkspace, type RepoOpener } from './repo-opener.js';
 import type { SyncState } from './state.js';
 
 export interface GitCommitsDeps {
@@ -77,6 +77,8 @@ export function createGitCommits(deps: GitCommitsDeps) {
   const offs: Unsubscribe[] = [];
   /** Workspaces whose last commit failed, with why: shown by readiness until a commit goes through. */
   const failing = new Map<string, { error: string; at: string }>();
+  /** Changes a caller commits itself as one commit (an import), left out of the batches. */
+  const claims = new Set<{ workspaceId: string; actorId: string | null; owns: (path: string) => boolean }>();
 
   /** A commit failed: the files are safe on disk, but the workspace says so until one succeeds. */
   async function commitFailed(workspaceId: string, error: unknown): Promise<void> {
@@ -114,6 +116,9 @@ export function createGitCommits(deps: GitCommitsDeps) {
   }
 
   function note(workspaceId: string, actorId: string | null, op: Op): void {
+    for (const c of claims) {
+      if (c.workspaceId === workspaceId && c.actorId === actorId && c.owns(op.path)) return;
+    }
     const key = `${workspaceId}\0${actorId ?? ''}`;
     let batch = pending.get(key);
     if (!batch) {
@@ -178,14 +183,14 @@ export function createGitCommits(deps: GitCommitsDeps) {
     });
   }
 
-  async function commitOptions(batch: Batch): Promise<CommitOptions> {
-    const user = batch.actorId
-      ? await db
-          .selectFrom('users')
-          .select(['name', 'email'])
-          .where('id', '=', batch.actorId)
-          .executeTakeFirst()
+  async function authorOf(actorId: string | null) {
+    return actorId
+      ? await db.selectFrom('users').select(['name', 'email']).where('id', '=', actorId).executeTakeFirst()
       : undefined;
+  }
+
+  async function commitOptions(batch: Batch): Promise<CommitOptions> {
+    const user = await authorOf(batch.actorId);
     const lines = await Promise.all(uniqueOps(batch.ops).map((op) => describe(batch.workspaceId, op)));
     const [first = 'docs: update', ...rest] = lines;
     const summary = rest.length === 0 ? first : `${first} (+${rest.length} more)\n\n${lines.join('\n')}`;
@@ -247,6 +252,43 @@ export function createGitCommits(deps: GitCommitsDeps) {
   return {
     flushLocked,
     flush,
+
+    /**
+     * Runs `work`, which writes files as `actorId`, and commits the paths it answers as one
+     * commit authored by that user (Folio when null), under the repository lock. While it
+     * runs, that user's changes in the workspace whose path `owns` accepts are left out of
+     * the usual batches, so a long run is never cut into several commits. Answers the
+     * commit's sha, or null when nothing changed.
+     */
+    async commitAsOne(
+      ws: GitWorkspace,
+      actorId: string | null,
+      owns: (path: string) => boolean,
+      work: () => Promise<{ paths: string[]; message: string }>,
+    ): Promise<{ sha: string | null; paths: string[] }> {
+      const claim = { workspaceId: ws.id, actorId, owns };
+      claims.add(claim);
+      try {
+        const { paths, message } = await work();
+        const user = await authorOf(actorId);
+        const sha = await track(
+          deps.lock.run(ws.id, async () => {
+            const repo = await deps.repos.open(ws);
+            return repo.commitPaths(paths, {
+              authorName: user?.name ?? FOLIO_IDENTITY.name,
+              authorEmail: user?.email ?? FOLIO_IDENTITY.email,
+              committerName: FOLIO_IDENTITY.name,
+              committerEmail: FOLIO_IDENTITY.email,
+              message,
+            });
+          }),
+        );
+        if (sha) deps.afterCommit?.(ws.id);
+        return { sha, paths };
+      } finally {
+        claims.delete(claim);
+      }
+    },
 
     /** Workspaces whose last commit failed, and why (for readiness). */
     failures: (): Array<{ workspace_id: string; error: string; since: string }> =>

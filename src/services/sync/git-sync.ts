@@ -195,6 +195,9 @@ export function createGitSync(deps: GitSyncDeps) {
     /** Workspaces whose last commit failed, and why (`/api/ready` reports them). */
     commitFailures: commits.failures,
 
+    /** Runs work that writes many files and commits them as one commit by its author (imports). */
+    commitAsOne: commits.commitAsOne,
+
     /** Commits what a crash left behind, pushes what is unpushed, starts polling. */
     start(): void {
       sync.start();
