@@ -71,8 +71,10 @@ export async function workspaceNavigation(
   const following = chooseNavSource(setting, detected);
   const outline = await readOutline(following, navFiles(files), paths);
   const findings = outline?.findings ?? [];
-  if (following !== 'folio' && !outline)
+  if (following !== 'folio' && !outline) {
     findings.push(`No ${following} files were found; the site follows the folders`);
+    return { setting, following: 'folio', detected, outline: null, findings };
+  }
   return { setting, following, detected, outline: outline?.items ?? null, findings };
 }
 
