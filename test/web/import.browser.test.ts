@@ -77,4 +77,48 @@ describeInChromium('web app: import and navigation settings', () => {
     expect(await seriousA11yViolations(page, '.theme-preview'), 'navigation').toEqual([]);
     await context.close();
   }, 90_000);
+
+  it('shows a workspace from MkDocs with its nav: section pages as the group links, usable at 390 px', async () => {
+    const root = path.join(app.server.dataDir, 'workspaces', app.ws.id);
+    const write = (rel: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+      fs.writeFileSync(path.join(root, rel), text);
+    };
+    const page = (title: string) => `---\ntitle: ${title}\nstatus: published\n---\n\n${title} text.\n`;
+    write(
+      'mkdocs.yml',
+      'site_name: Demo\nnav:\n  - Home: index.md\n  - Setup:\n      - setup/index.md\n      - Install it: setup/install.md\n  - Reference:\n      - ref/api.md\n',
+    );
+    write('docs/index.md', page('Welcome'));
+    write('docs/setup/index.md', page('Setup'));
+    write('docs/setup/install.md', page('Install'));
+    write('docs/ref/api.md', page('API'));
+    await app.server.request('PUT', `/api/v1/workspaces/${app.ws.id}/admin/settings`, {
+      token: app.owner.token,
+      body: { public_site: true, nav_source: 'mkdocs' },
+    });
+    await app.server.request('GET', `/api/v1/content/${app.ws.slug}/docs/ref/api.md`, {
+      token: app.owner.token,
+    });
+    for (const width of [1280, 390]) {
+      const tab = await signedInTab(
+        app.browser,
+        app.server,
+        app.owner,
+        `/p/${app.ws.slug}/docs/setup/install`,
+        {
+          width,
+          height: 844,
+        },
+      );
+      const nav = tab.page.locator('#site-nav');
+      if (width === 390) await tab.page.getByRole('button', { name: 'Menu' }).click();
+      await nav.getByRole('link', { name: 'Install it' }).waitFor();
+      expect(await nav.getByRole('link', { name: 'Setup' }).count()).toBe(1);
+      expect(await nav.getByText('Setup', { exact: true }).count()).toBe(1);
+      await tab.page.screenshot({ path: path.join(ARTIFACTS, `mkdocs-nav-${width}.png`) });
+      expect(await seriousA11yViolations(tab.page), `site ${width}`).toEqual([]);
+      await tab.context.close();
+    }
+  }, 120_000);
 });
