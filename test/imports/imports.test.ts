@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { eventually } from '../helpers/eventually.js';
 import { startServer, tempDir, type TestServer } from '../helpers/server.js';
-import { registerUser, type TestUser } from '../helpers/users.js';
+import { firstWorkspace, registerUser, type TestUser } from '../helpers/users.js';
 import { createWorkspace, grantRole, type TestWorkspace } from '../helpers/workspace-access.js';
 import { get, startPublishing } from '../publishing/publishing-helpers.js';
 import { CONFLUENCE_FILES, NOTION_FILES, zipOf } from './export-fixtures.js';
@@ -289,4 +289,39 @@ describe('folio import', () => {
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('Usage: folio import');
   }, 240_000);
+});
+
+describe('an import stopped by an error', () => {
+  it('commits what it wrote, reports the failure, and writes nothing after it', async () => {
+    // The Cloud edition's Free plan holds 50 pages: the 50th page of this export is refused.
+    const server = await startServer({ env: { EDITION: 'cloud' } });
+    try {
+      const owner = await registerUser(server, { name: 'Pat Plan' });
+      const ws = await firstWorkspace(server, owner);
+      const files: Record<string, string> = {};
+      for (let i = 0; i < 60; i++) {
+        files[`Note ${String(i).padStart(2, '0')} ${i.toString(16).padStart(32, '0')}.md`] =
+          `# Note ${i}\n\nText.\n`;
+      }
+      const started = await postImport(server, owner, ws, await zipOf(files));
+      expect(started.status).toBe(202);
+      const job = await finished(server, owner, ws, started.body.id);
+      expect(job.status).toBe('failed');
+      expect(job.error.error).toBe('PLAN_LIMIT_REACHED');
+      const dir = path.join(server.dataDir, 'workspaces', ws.id);
+      const imported = fs.readdirSync(dir).filter((f) => /^note-\d+\.md$/.test(f));
+      expect(imported.length).toBeGreaterThan(40);
+      expect(imported.length).toBeLessThan(60);
+      expect(git(dir, 'log', '-1', '--format=%an|%s')).toBe(
+        'Pat Plan|docs: import notion export (stopped by an error)',
+      );
+      // Every page the import wrote is in that commit (the starter page is not the import's).
+      expect(git(dir, 'status', '--porcelain')).not.toMatch(/note-/);
+      expect(git(dir, 'show', '--name-only', '--format=', 'HEAD').split('\n').sort()).toEqual(
+        imported.sort(),
+      );
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 });

@@ -127,12 +127,11 @@ export function createImporter(deps: ImporterDeps) {
       let done = 0;
       const assetPath = new Map<string, string>();
 
-      const { sha } = await deps.git.commitAsOne(
+      const sha = await deps.git.commitAsOne(
         ws,
         actorIdOf(actor),
         (p) => taken.has(p) || p.startsWith('uploads/'),
-        async () => {
-          const written: string[] = [];
+        async (written) => {
           for (const asset of plan.assets) {
             try {
               const stored = await deps.uploads.upload(actor, ws.id, {
@@ -164,12 +163,11 @@ export function createImporter(deps: ImporterDeps) {
             report.converted.push({ source: page.source, path: target });
             onProgress(++done, total);
           }
-          const pages = report.converted.filter((c) => c.path.endsWith('.md')).length;
-          return {
-            paths: written,
-            message: `docs: import ${from} export (${pages} page${pages === 1 ? '' : 's'}, ${written.length - pages} upload${written.length - pages === 1 ? '' : 's'})`,
-          };
+          const pages = written.filter((p) => p.endsWith('.md')).length;
+          const uploads = written.length - pages;
+          return `docs: import ${from} export (${plural(pages, 'page')}, ${plural(uploads, 'upload')})`;
         },
+        `docs: import ${from} export (stopped by an error)`,
       );
       report.commit = sha;
       return report;
@@ -178,6 +176,8 @@ export function createImporter(deps: ImporterDeps) {
 }
 
 export type Importer = ReturnType<typeof createImporter>;
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** A relative link from one workspace file to another, URL-encoded per segment. */
 function relativeLink(from: string, to: string): string {

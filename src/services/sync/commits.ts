@@ -254,27 +254,28 @@ export function createGitCommits(deps: GitCommitsDeps) {
     flush,
 
     /**
-     * Runs `work`, which writes files as `actorId`, and commits the paths it answers as one
-     * commit authored by that user (Folio when null), under the repository lock. While it
-     * runs, that user's changes in the workspace whose path `owns` accepts are left out of
-     * the usual batches, so a long run is never cut into several commits. Answers the
-     * commit's sha, or null when nothing changed.
+     * Runs `work`, which writes files as `actorId` and lists each path it wrote in
+     * `written`, and commits them as one commit authored by that user (Folio when null)
+     * with the message `work` answers, under the repository lock. While it runs, that
+     * user's changes in the workspace whose path `owns` accepts are left out of the usual
+     * batches, so a long run is never cut into several commits. When `work` fails, what
+     * it wrote is still committed (`failedMessage`) before the error goes on.
      */
     async commitAsOne(
       ws: GitWorkspace,
       actorId: string | null,
       owns: (path: string) => boolean,
-      work: () => Promise<{ paths: string[]; message: string }>,
-    ): Promise<{ sha: string | null; paths: string[] }> {
+      work: (written: string[]) => Promise<string>,
+      failedMessage: string,
+    ): Promise<string | null> {
       const claim = { workspaceId: ws.id, actorId, owns };
-      claims.add(claim);
-      try {
-        const { paths, message } = await work();
+      const written: string[] = [];
+      const commit = async (message: string) => {
         const user = await authorOf(actorId);
         const sha = await track(
           deps.lock.run(ws.id, async () => {
             const repo = await deps.repos.open(ws);
-            return repo.commitPaths(paths, {
+            return repo.commitPaths(written, {
               authorName: user?.name ?? FOLIO_IDENTITY.name,
               authorEmail: user?.email ?? FOLIO_IDENTITY.email,
               committerName: FOLIO_IDENTITY.name,
@@ -284,7 +285,18 @@ export function createGitCommits(deps: GitCommitsDeps) {
           }),
         );
         if (sha) deps.afterCommit?.(ws.id);
-        return { sha, paths };
+        return sha;
+      };
+      claims.add(claim);
+      try {
+        let message: string;
+        try {
+          message = await work(written);
+        } catch (error) {
+          await commit(failedMessage).catch((e: unknown) => commitFailed(ws.id, e));
+          throw error;
+        }
+        return await commit(message);
       } finally {
         claims.delete(claim);
       }
