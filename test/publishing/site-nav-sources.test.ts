@@ -174,6 +174,31 @@ describe('MkDocs', () => {
   });
 });
 
+describe('config files Folio does not read', () => {
+  it('says so for a config larger than it parses, and follows the folders', async () => {
+    const ws = await workspaceWith('mk-big', {
+      'mkdocs.yml': `site_name: Big\nextra:\n${'  # padding\n'.repeat(4000)}nav:\n  - b.md\n`,
+      'docs/a.md': page('Ay'),
+      'docs/b.md': page('Bee'),
+    });
+    const info = await server.request('GET', `/api/v1/workspaces/${ws.id}/admin/navigation`, {
+      token: owner.token,
+    });
+    expect(info.body).toMatchObject({
+      following: 'folio',
+      findings: [
+        'mkdocs.yml is larger than 32 KB; Folio does not read it',
+        'No mkdocs files were found; the site follows the folders',
+      ],
+    });
+    expect(sidebar((await get(server, `/p/${ws.slug}/docs/a`)).text)).toEqual([
+      'Docs',
+      '  Ay -> /p/mk-big/docs/a',
+      '  Bee -> /p/mk-big/docs/b',
+    ]);
+  });
+});
+
 describe('Docusaurus', () => {
   it('follows sidebars.js found through docusaurus.config.js, read as data', async () => {
     const ws = await workspaceWith('docu', {

@@ -12,16 +12,14 @@ import type { Actor } from '../../domain/actor.js';
 import { actorIdOf } from '../activity.js';
 import { CAN } from '../../domain/policy.js';
 import { normalizePagePath } from '../../domain/paths.js';
-import { AppError, invalid } from '../../errors.js';
+import { AppError } from '../../errors.js';
 import type { AccessService } from '../access.js';
 import type { PagesService } from '../pages/pages.js';
 import type { createUploads } from '../pages/uploads.js';
 import type { GitSyncService } from '../sync/git-sync.js';
 import type { ExportFiles } from './archive.js';
-import { convertConfluence, isConfluenceExport } from './confluence.js';
-import { convertNotion, isNotionExport } from './notion.js';
-import { convertFiles } from './files.js';
-import { IMPORT_FORMATS, TOKEN_RE, type ImportFormat, type ImportPlan, type ImportReport } from './plan.js';
+import { convertInWorker, detectFormat } from './convert-pool.js';
+import { IMPORT_FORMATS, TOKEN_RE, type ImportReport } from './plan.js';
 
 /** The options of an import (CLI flags, HTTP query). */
 export const importOptions = z.strictObject({
@@ -54,30 +52,6 @@ export interface ImporterDeps {
   dataDir: string;
 }
 
-/** Which tool an export comes from, from its files; 400 when none fits. */
-export function detectFormat(files: ExportFiles): ImportFormat {
-  if (isNotionExport(files)) return 'notion';
-  if (isConfluenceExport(files)) return 'confluence';
-  const names = [...files.keys()];
-  if (names.some((n) => /(^|\/)mkdocs\.ya?ml$/.test(n))) return 'mkdocs';
-  if (names.some((n) => /(^|\/)docusaurus\.config\.[cm]?[jt]s$/.test(n))) return 'docusaurus';
-  if (names.some((n) => /(^|\/)SUMMARY\.md$/.test(n))) return 'gitbook';
-  if (names.some((n) => n.startsWith('.obsidian/') || n.includes('/.obsidian/'))) return 'obsidian';
-  if (names.some((n) => n.endsWith('.md'))) return 'obsidian';
-  throw invalid('from', 'The export is not one Folio can read: give --from (notion, confluence, …)');
-}
-
-function planFor(format: ImportFormat, files: ExportFiles): ImportPlan {
-  switch (format) {
-    case 'notion':
-      return convertNotion(files);
-    case 'confluence':
-      return convertConfluence(files);
-    default:
-      return convertFiles(files, format);
-  }
-}
-
 export function createImporter(deps: ImporterDeps) {
   return {
     /**
@@ -94,7 +68,8 @@ export function createImporter(deps: ImporterDeps) {
     ): Promise<ImportReport> {
       const { workspace: ws } = await deps.access.require(actor, workspace, CAN.edit);
       const from = options.from ?? detectFormat(files);
-      const plan = planFor(from, files);
+      // Converting HTML and Markdown is CPU work on untrusted input: a worker thread does it.
+      const plan = await convertInWorker(from, files);
       const into = (options.into ?? '').replace(/^\/+|\/+$/g, '');
       const tree = new WorkspaceFiles(workspaceDir(deps.dataDir, ws.id));
       const report: ImportReport = {

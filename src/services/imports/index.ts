@@ -3,12 +3,7 @@
  * pages) into pages and uploads of a workspace, as one commit, with a report.
  */
 export { MAX_IMPORT_BYTES, readFolderExport, readZipExport, type ExportFiles } from './archive.js';
-export {
-  createImporter,
-  detectFormat,
-  importOptions,
-  type ImportOptions,
-  type Importer,
-} from './importer.js';
+export { detectFormat } from './convert.js';
+export { createImporter, importOptions, type ImportOptions, type Importer } from './importer.js';
 export { createImportJobs, type ImportJob } from './jobs.js';
 export { IMPORT_FORMATS, type ImportFormat, type ImportReport } from './plan.js';

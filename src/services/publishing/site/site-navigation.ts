@@ -17,8 +17,11 @@ import {
   type OutlineItem,
 } from './nav-sources/index.js';
 
-/** A config or sidebars file larger than this is not read (they are a few kilobytes). */
-const MAX_CONFIG_BYTES = 1024 * 1024;
+/**
+ * A config or sidebars file larger than this is not read: they are a few kilobytes (MkDocs
+ * Material's own mkdocs.yml is 9 KB), and parsing YAML or JavaScript runs on the event loop.
+ */
+export const MAX_CONFIG_BYTES = 32 * 1024;
 
 export interface SiteNavigation {
   setting: NavSourceSetting;
@@ -39,12 +42,16 @@ async function present(files: WorkspaceFiles, relPath: string): Promise<boolean>
   }
 }
 
-function navFiles(files: WorkspaceFiles): NavFiles {
+function navFiles(files: WorkspaceFiles, tooLarge: string[]): NavFiles {
   return {
     async readText(relPath) {
       try {
         const info = await files.stat(relPath);
-        if (!info || info.size > MAX_CONFIG_BYTES) return null;
+        if (!info) return null;
+        if (info.size > MAX_CONFIG_BYTES) {
+          tooLarge.push(relPath);
+          return null;
+        }
         return (await files.readRaw(relPath))?.toString('utf8') ?? null;
       } catch {
         // A path that leaves the tree, or a symlink out of it, counts as absent.
@@ -69,8 +76,12 @@ export async function workspaceNavigation(
 ): Promise<SiteNavigation> {
   const detected = await detectNavSources((p) => present(files, p));
   const following = chooseNavSource(setting, detected);
-  const outline = await readOutline(following, navFiles(files), paths);
-  const findings = outline?.findings ?? [];
+  const tooLarge: string[] = [];
+  const outline = await readOutline(following, navFiles(files, tooLarge), paths);
+  const findings = [
+    ...tooLarge.map((f) => `${f} is larger than ${MAX_CONFIG_BYTES / 1024} KB; Folio does not read it`),
+    ...(outline?.findings ?? []),
+  ];
   if (following !== 'folio' && !outline) {
     findings.push(`No ${following} files were found; the site follows the folders`);
     return { setting, following: 'folio', detected, outline: null, findings };
