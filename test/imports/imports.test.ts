@@ -225,6 +225,9 @@ describe('imports over HTTP', () => {
     const badFrom = await postImport(server, owner, ws, await zipOf(NOTION_FILES), '?from=word');
     expect(badFrom.status).toBe(400);
     expect(badFrom.body.error).toBe('VALIDATION_ERROR');
+    const escape = await postImport(server, owner, ws, await zipOf(NOTION_FILES), '?into=docs/../..');
+    expect(escape.status).toBe(400);
+    expect(escape.body.message).toContain('into must be a folder of the workspace');
     const viewer = await registerUser(server);
     await grantRole(server, ws, viewer, 'viewer');
     const denied = await postImport(server, viewer, ws, await zipOf(NOTION_FILES));

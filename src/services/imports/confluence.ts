@@ -208,7 +208,13 @@ export function convertConfluence(files: ExportFiles): ImportPlan {
       const raw = decodeEntities(value);
       if (/^[a-z][a-z0-9+.-]*:|^#|^\/\//i.test(raw)) return whole;
       const [file, hash] = raw.split('#') as [string, string | undefined];
-      const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(source), decodeURI(file)));
+      let decoded = file;
+      try {
+        decoded = decodeURI(file);
+      } catch {
+        // a malformed escape: the name as written
+      }
+      const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(source), decoded));
       const key = keys.get(resolved);
       if (!key) return whole;
       const token = key.startsWith('p') ? pageToken(key) : assetToken(key);

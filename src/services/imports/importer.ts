@@ -32,6 +32,7 @@ export const importOptions = z.strictObject({
     .trim()
     .max(500)
     .regex(/^[^.][^:*?"<>|#[\]\\]*$/, 'into must be a folder of the workspace')
+    .refine((v) => !/(^|\/)\.\.?(\/|$)/.test(v), 'into must be a folder of the workspace')
     .optional()
     .describe('A folder of the workspace to import into (default: the root).'),
   publish: z
