@@ -65,14 +65,19 @@ async function buildServer() {
     // Only the bundle's own files: the web app beside it stays.
     const names = await readdir(outdir).catch(() => []);
     for (const name of names.filter(
-      (n) => n === 'chunks' || n === 'site-assets' || /^(?:folio|render-worker)\.js/.test(n),
+      (n) => n === 'chunks' || n === 'site-assets' || /^(?:folio|render-worker|import-worker)\.js/.test(n),
     ))
       await rm(path.join(outdir, name), { recursive: true, force: true });
   } else await rm(outdir, { recursive: true, force: true });
   await build({
     absWorkingDir: ROOT,
-    // The render worker is its own entry: worker threads start from a file (render-pool.ts).
-    entryPoints: { folio: 'src/cli/run.ts', 'render-worker': 'src/render/render-worker.ts' },
+    // The render and import workers are entries of their own: worker threads start from a
+    // file (render-pool.ts, imports/convert-pool.ts).
+    entryPoints: {
+      folio: 'src/cli/run.ts',
+      'render-worker': 'src/render/render-worker.ts',
+      'import-worker': 'src/services/imports/convert-worker.ts',
+    },
     outdir,
     bundle: true,
     splitting: true,

@@ -20,6 +20,7 @@ import { invitationRoutes } from './http/routes/invitations.js';
 import { memberRoutes } from './http/routes/members.js';
 import { searchRoutes } from './http/routes/search.js';
 import { settingsRoutes } from './http/routes/settings.js';
+import { importRoutes } from './http/routes/imports.js';
 import { shareLinkRoutes } from './http/routes/share-links.js';
 import { templateRoutes } from './http/routes/templates.js';
 import { uploadRoutes } from './http/routes/uploads.js';
@@ -161,6 +162,7 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
       shareLinkRoutes(services),
       commentRoutes(services),
       settingsRoutes(services),
+      importRoutes(services),
       aiRoutes(services),
       wsRoutes(services, hub, config.publicUrl),
       // Publishing: the published site and what surrounds it.

@@ -1,6 +1,7 @@
 import { backupCommand } from './backup.js';
 import type { Command } from './command.js';
 import { EXIT } from './command.js';
+import { importCommand } from './import.js';
 import { mcpCommand } from './mcp.js';
 import { mcpServerCommand } from './mcp-server.js';
 import { rebuildCommand } from './rebuild.js';
@@ -15,6 +16,7 @@ const COMMANDS: Command[] = [
   mcpCommand,
   mcpServerCommand,
   backupCommand,
+  importCommand,
 ];
 
 function help(): string {

@@ -74,7 +74,9 @@ describe('renderSitePage', () => {
     expect(html).toContain('rel="prev" href="/p/docs/"');
     expect(html).toContain('<time datetime="2025-01-15T10:30:45.000Z">January 15, 2025</time>');
     expect(html).toContain('<a href="/p/docs/v/v2/" aria-current="true">v2.0</a>');
-    expect(html).toContain('<details open><summary><span>Guides');
+    // A group with its own page: the page is the group's link, the summary only its toggle.
+    expect(html).toContain('<li class="nav-group"><a href="/p/docs/guides/">Guides ');
+    expect(html).toContain('<details open><summary aria-label="Pages in Guides ');
     expect(html).toContain('<footer class="site-footer">');
     expect(html.match(/<h1[\s>]/g)).toHaveLength(1);
   });

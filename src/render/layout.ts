@@ -283,16 +283,20 @@ function navLink(node: NavNode): string {
   return `<a href="${safeHref(node.href)}"${current}>${escapeHtml(node.title)}</a>`;
 }
 
-// Groups are <details> so they collapse without JavaScript. The summary holds text only
-// (a link inside <summary> is nested interactive content), so a group's own page is
-// listed first inside it. Small sites open every group; large ones only the active path.
+// Groups are <details> so they collapse without JavaScript. A summary is a button to
+// assistive technology, so it holds no link (that would be nested interactive content):
+// a folder with its own page shows that page as the group's title link, with the summary
+// beside it as the toggle, instead of listing the page a second time inside the group.
 function navList(nodes: NavNode[], openAll: boolean): string {
   const items = nodes.map((node) => {
     if (!node.children?.length) return `<li>${navLink(node)}</li>`;
     const open = openAll || node.active || containsActive(node.children) ? ' open' : '';
-    const self = node.href ? `<li>${navLink(node)}</li>` : '';
-    const inner = navList(node.children, openAll).replace(/^<ul>/, `<ul>${self}`);
-    return `<li><details${open}><summary><span>${escapeHtml(node.title)}</span></summary>${inner}</details></li>`;
+    const inner = navList(node.children, openAll);
+    if (!node.href) {
+      return `<li><details${open}><summary><span>${escapeHtml(node.title)}</span></summary>${inner}</details></li>`;
+    }
+    const toggle = `<summary aria-label="Pages in ${escapeHtml(node.title)}"></summary>`;
+    return `<li class="nav-group">${navLink(node)}<details${open}>${toggle}${inner}</details></li>`;
   });
   return `<ul>${items.join('')}</ul>`;
 }

@@ -40,6 +40,7 @@ import {
 } from './collab/index.js';
 import type { Clock } from '../lib/clock.js';
 import { createGitSync } from './sync/index.js';
+import { createImporter, createImportJobs } from './imports/index.js';
 import { createHistory } from './history/index.js';
 import {
   createMoveRecovery,
@@ -266,6 +267,17 @@ export async function createServices(deps: ServiceDeps) {
     publicUrl: config.publicUrl,
     quota: deps.quota,
   });
+  const uploads = createUploads({
+    dataDir: config.dataDir,
+    store,
+    access,
+    clock,
+    lock: workspaceLock,
+    events: deps.events,
+    // Without sign-in, the published site decides (SPEC.md 4.2).
+    publicUpload: publishing.site.publicUpload,
+  });
+  const importer = createImporter({ access, pages, uploads, git: gitSync, dataDir });
   const rebuilder = createRebuilder({ store, clock, logger, dataDir, reconciler, moveRecovery });
   // Change requests: page edits on their own branch, reviewed, then merged like a pull.
   const changeRequests = createChangeRequests({
@@ -311,16 +323,10 @@ export async function createServices(deps: ServiceDeps) {
       logger,
       context: createChatContext({ access, workspaces, search: searchIndex, pages }),
     }),
-    uploads: createUploads({
-      dataDir: config.dataDir,
-      store,
-      access,
-      clock,
-      lock: workspaceLock,
-      events: deps.events,
-      // Without sign-in, the published site decides (SPEC.md 4.2).
-      publicUpload: publishing.site.publicUpload,
-    }),
+    uploads,
+    // Notion and Confluence exports (and folders of other docs tools' pages) into pages.
+    importer,
+    imports: createImportJobs({ access, importer }),
     gitSync,
     changeRequests,
     webhooks: outbound.webhooks,

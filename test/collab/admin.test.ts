@@ -247,6 +247,7 @@ describeEachDatabase('members, settings and onboarding ($name)', (target) => {
       required_approvals: 0,
       edit_url: null,
       show_last_updated_author: true,
+      nav_source: 'auto',
       suggested_edit_url: null,
     });
     const put = (body: unknown, token = owner.token) =>

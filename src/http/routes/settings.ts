@@ -8,7 +8,7 @@ import { workspaceParams } from '../route-params.js';
 
 /** Workspace settings (admins) and the caller's onboarding checklist (SPEC.md 4.5). */
 export function settingsRoutes(services: Services) {
-  const { settings, onboarding } = services;
+  const { settings, onboarding, navigation } = services;
   return (scope: FastifyInstance) => {
     const app = scope.withTypeProvider<ZodTypeProvider>();
     const path = '/api/v1/workspaces/:id/admin/settings';
@@ -20,6 +20,13 @@ export function settingsRoutes(services: Services) {
       path,
       { schema: { params: workspaceParams, body: updateSettingsInput }, preValidation: requireSignedIn },
       async (request) => settings.update(requireActor(request), request.params.id, request.body),
+    );
+
+    // Which docs tool's navigation the site follows, and what was found (the setting is `nav_source`).
+    app.get(
+      '/api/v1/workspaces/:id/admin/navigation',
+      { schema: { params: workspaceParams } },
+      async (request) => navigation.get(requireActor(request), request.params.id),
     );
 
     app.get('/api/v1/users/me/onboarding', async (request) => onboarding.get(requireActor(request)));

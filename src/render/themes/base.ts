@@ -175,6 +175,12 @@ a:hover{text-decoration-thickness:.12em}
 .site-nav summary{cursor:pointer;border-radius:var(--radius);padding-left:.25rem}
 .site-nav summary>a{display:inline-block}
 .site-nav summary>span{display:inline-block;padding:.3rem .25rem;font-weight:600}
+.site-nav .nav-group{position:relative}
+.site-nav .nav-group>a{padding-right:2.25rem;font-weight:600}
+.site-nav .nav-group>details>summary{position:absolute;top:0;right:0;width:2rem;height:2rem;padding:0;display:flex;align-items:center;justify-content:center;list-style:none}
+.site-nav .nav-group>details>summary::-webkit-details-marker{display:none}
+.site-nav .nav-group>details>summary::before{content:"\\25B8";transition:transform .15s}
+.site-nav .nav-group>details[open]>summary::before{transform:rotate(90deg)}
 .toc-aside{grid-area:toc;position:sticky;top:calc(var(--header-h) + 1px);align-self:start;max-height:calc(100vh - var(--header-h) - 1px);overflow-y:auto;padding:1.75rem 0 2rem;font-size:.875rem;line-height:1.45}
 .toc-title{margin:0 0 .5rem;font:700 .75rem/1.4 var(--font-body);letter-spacing:.06em;text-transform:uppercase;color:var(--muted)}
 .toc ol{list-style:none;margin:0;padding:0}

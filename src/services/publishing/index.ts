@@ -13,6 +13,7 @@ import { createCustomDomains, systemTxtResolver, type TxtResolver } from './cust
 import { createExport } from './export.js';
 import type { PagesService } from '../pages/pages.js';
 import { createPreview } from './preview.js';
+import { createNavigationInfo } from './navigation.js';
 import { createPublishing } from './publish.js';
 import { createQuality } from './quality.js';
 import type { Reconciler } from '../pages/reconcile.js';
@@ -96,6 +97,7 @@ export function createSiteServices(deps: SiteServicesDeps) {
     customDomains,
     exports: createExport({ access, context, renderer }),
     preview: createPreview({ access, context, renderer }),
+    navigation: createNavigationInfo({ access, context }),
     quality: createQuality({ store, access, dataDir, pool: renderPool }),
     publishing: createPublishing({
       ...{ store, clock, access, events: deps.events },

@@ -8,7 +8,7 @@ import type { WorkspaceRow } from '../../store/schema.js';
 import * as pagesTable from '../../store/repositories/pages.js';
 import * as workspacesTable from '../../store/repositories/workspaces.js';
 import type { CoAuthorNotes } from '../../coedit/co-authors.js';
-import { FOLIO_IDENTITY, type RepoOpener } from './repo-opener.js';
+import { FOLIO_IDENTITY, type GitWorkspace, type RepoOpener } from './repo-opener.js';
 import type { SyncState } from './state.js';
 
 export interface GitCommitsDeps {
@@ -91,6 +91,8 @@ export function createGitCommits(deps: GitCommitsDeps) {
   let leftovers: Map<string, { ws: WorkspaceRow; snapshot: TreeSnapshot | null }> | null = null;
   /** The sweep's commit of each workspace it has to commit: web commits of it wait for it. */
   const sweeping = new Map<string, Promise<unknown>>();
+  /** Changes a caller commits itself as one commit (an import), left out of the batches. */
+  const claims = new Set<{ workspaceId: string; actorId: string | null; owns: (path: string) => boolean }>();
 
   /** A commit failed: the files are safe on disk, but the workspace says so until one succeeds. */
   async function commitFailed(workspaceId: string, error: unknown): Promise<void> {
@@ -128,6 +130,9 @@ export function createGitCommits(deps: GitCommitsDeps) {
   }
 
   function note(workspaceId: string, actorId: string | null, op: Op): void {
+    for (const c of claims) {
+      if (c.workspaceId === workspaceId && c.actorId === actorId && c.owns(op.path)) return;
+    }
     const ids = op.kind === 'ids';
     const key = `${workspaceId}\0${ids ? '\0ids' : (actorId ?? '')}`;
     let batch = pending.get(key);
@@ -199,14 +204,14 @@ export function createGitCommits(deps: GitCommitsDeps) {
     });
   }
 
-  async function commitOptions(batch: Batch): Promise<CommitOptions> {
-    const user = batch.actorId
-      ? await db
-          .selectFrom('users')
-          .select(['name', 'email'])
-          .where('id', '=', batch.actorId)
-          .executeTakeFirst()
+  async function authorOf(actorId: string | null) {
+    return actorId
+      ? await db.selectFrom('users').select(['name', 'email']).where('id', '=', actorId).executeTakeFirst()
       : undefined;
+  }
+
+  async function commitOptions(batch: Batch): Promise<CommitOptions> {
+    const user = await authorOf(batch.actorId);
     const lines = await Promise.all(uniqueOps(batch.ops).map((op) => describe(batch.workspaceId, op)));
     const [first = 'docs: update', ...rest] = lines;
     const summary = rest.length === 0 ? first : `${first} (+${rest.length} more)\n\n${lines.join('\n')}`;
@@ -314,6 +319,55 @@ export function createGitCommits(deps: GitCommitsDeps) {
   return {
     flushLocked,
     flush,
+
+    /**
+     * Runs `work`, which writes files as `actorId` and lists each path it wrote in
+     * `written`, and commits them as one commit authored by that user (Folio when null)
+     * with the message `work` answers, under the repository lock. While it runs, that
+     * user's changes in the workspace whose path `owns` accepts are left out of the usual
+     * batches, so a long run is never cut into several commits. When `work` fails, what
+     * it wrote is still committed (`failedMessage`) before the error goes on.
+     */
+    async commitAsOne(
+      ws: GitWorkspace,
+      actorId: string | null,
+      owns: (path: string) => boolean,
+      work: (written: string[]) => Promise<string>,
+      failedMessage: string,
+    ): Promise<string | null> {
+      const claim = { workspaceId: ws.id, actorId, owns };
+      const written: string[] = [];
+      const commit = async (message: string) => {
+        const user = await authorOf(actorId);
+        const sha = await track(
+          deps.lock.run(ws.id, async () => {
+            const repo = await deps.repos.open(ws);
+            return repo.commitPaths(written, {
+              authorName: user?.name ?? FOLIO_IDENTITY.name,
+              authorEmail: user?.email ?? FOLIO_IDENTITY.email,
+              committerName: FOLIO_IDENTITY.name,
+              committerEmail: FOLIO_IDENTITY.email,
+              message,
+            });
+          }),
+        );
+        if (sha) deps.afterCommit?.(ws.id);
+        return sha;
+      };
+      claims.add(claim);
+      try {
+        let message: string;
+        try {
+          message = await work(written);
+        } catch (error) {
+          await commit(failedMessage).catch((e: unknown) => commitFailed(ws.id, e));
+          throw error;
+        }
+        return await commit(message);
+      } finally {
+        claims.delete(claim);
+      }
+    },
 
     /** Workspaces whose last commit failed, and why (for readiness). */
     failures: (): Array<{ workspace_id: string; error: string; since: string }> =>

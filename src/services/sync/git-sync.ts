@@ -200,6 +200,8 @@ export function createGitSync(deps: GitSyncDeps) {
      * requests, so the start-up sweep commits only that (start() records it otherwise).
      */
     snapshotLeftovers: commits.snapshotLeftovers,
+    /** Runs work that writes many files and commits them as one commit by its author (imports). */
+    commitAsOne: commits.commitAsOne,
 
     /** Commits what a crash left behind, pushes what is unpushed, starts polling. */
     start(): void {

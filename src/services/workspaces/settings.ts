@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Actor } from '../../domain/actor.js';
 import { CAN } from '../../domain/policy.js';
 import { notFound } from '../../errors.js';
+import { NAV_SOURCE_SETTINGS, type NavSourceSetting } from '../publishing/site/nav-sources/index.js';
 import { THEME_NAMES, type ThemeName } from '../../render/themes.js';
 import type { EventBus } from '../../events/bus.js';
 import type { Store } from '../../store/database.js';
@@ -27,6 +28,8 @@ export interface WorkspaceSettings {
   edit_url: string | null;
   /** Whether "Last updated" names the last author. */
   show_last_updated_author: boolean;
+  /** Whose navigation the site follows: `auto` (what the files show), Folio's folders, or a tool's config. */
+  nav_source: NavSourceSetting;
 }
 
 /** What GET and PUT answer: the settings and the edit URL proposed from the git remote. */
@@ -63,6 +66,11 @@ export const updateSettingsInput = z
       .nullable()
       .describe('Template of the published site\'s "Edit this page" link; {path} is the page file\'s path.'),
     show_last_updated_author: z.boolean(),
+    nav_source: z
+      .enum(NAV_SOURCE_SETTINGS, { error: `nav_source must be one of ${NAV_SOURCE_SETTINGS.join(', ')}` })
+      .describe(
+        'Whose navigation the site follows: auto (the tool whose files the workspace has), folio (folders and order), mkdocs, docusaurus or gitbook.',
+      ),
   })
   .partial()
   .strict();
@@ -93,6 +101,7 @@ export function readSettings(
     required_approvals: valid('required_approvals') ?? 0,
     edit_url: valid('edit_url') ?? null,
     show_last_updated_author: valid('show_last_updated_author') ?? true,
+    nav_source: valid('nav_source') ?? 'auto',
   };
 }
 

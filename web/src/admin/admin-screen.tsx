@@ -8,6 +8,7 @@ import { ActivitySection } from './activity-section';
 import { DomainSection } from './domain-section';
 import { ExportSection } from './export-section';
 import { GitSection } from './git/git-section';
+import { ImportSection } from './import-section';
 import { InvitationsSection } from './invitations-section';
 import { MembersSection } from './members-section';
 import { QualitySection } from './quality-section';
@@ -36,6 +37,7 @@ const SECTIONS: readonly AdminSection[] = [
   { id: 'domain', label: 'Custom domain', Screen: DomainSection },
   { id: 'quality', label: 'Quality', Screen: QualitySection },
   { id: 'analytics', label: 'Analytics', Screen: AnalyticsSection },
+  { id: 'import', label: 'Import', Screen: ImportSection },
   { id: 'export', label: 'Export', Screen: ExportSection },
   { id: 'activity', label: 'Activity', Screen: ActivitySection },
 ];

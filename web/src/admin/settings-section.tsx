@@ -6,6 +6,7 @@ import { ConfirmButton } from '../ui/confirm-button';
 import { Field } from '../ui/field';
 import { FormError } from '../ui/form-error';
 import { Loading } from '../ui/loading';
+import { NavigationSection } from './navigation-section';
 import { ThemePreview } from './theme-preview';
 
 /** The workspace's site and content settings (GET and PUT …/admin/settings). */
@@ -28,6 +29,7 @@ export function SettingsSection({ workspace }: { workspace: Workspace }) {
         saved={saved}
         onSaved={setSaved}
       />
+      <NavigationSection workspace={workspace} />
       <PublishEverything workspace={workspace} />
     </>
   );

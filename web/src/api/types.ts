@@ -125,6 +125,31 @@ export interface WorkspaceSettings {
   show_last_updated_author: boolean;
   /** Proposed from the connected git remote (GitHub, GitLab, Gitea, Forgejo); read-only. */
   suggested_edit_url?: string | null;
+  nav_source?: NavigationInfo['nav_source'];
+}
+
+/** GET …/admin/navigation: whose navigation the published site follows. */
+export interface NavigationInfo {
+  nav_source: 'auto' | 'folio' | 'mkdocs' | 'docusaurus' | 'gitbook';
+  following: 'folio' | 'mkdocs' | 'docusaurus' | 'gitbook';
+  detected: Array<{ source: string; file: string }>;
+  findings: string[];
+}
+
+/** POST …/imports and GET …/imports/:job_id. */
+export interface ImportJob {
+  id: string;
+  status: 'reading' | 'importing' | 'done' | 'failed';
+  progress: { done: number; total: number };
+  report: {
+    from: string;
+    commit: string | null;
+    converted: Array<{ source: string; path: string }>;
+    kept: Array<{ source: string; path: string; note: string }>;
+    dropped: Array<{ source: string; reason: string }>;
+  } | null;
+  error: { error: string; message: string } | null;
+  created_at: string;
 }
 
 /** Roles that may add comments and edit or delete their own (CONTRACT.md part 2: not viewers). */

@@ -25,6 +25,7 @@ import { readSettings, type WorkspaceSettings } from '../../workspaces/settings.
 import type { SitePage } from './nav.js';
 import { SiteSource, type SourceLoader } from './source.js';
 import { openAsset } from './assets.js';
+import { workspaceNavigation, navFingerprint, type SiteNavigation } from './site-navigation.js';
 import { describeUpload } from '../../pages/uploads.js';
 import type { DocVersionRow, VersionsService } from '../versions.js';
 
@@ -41,6 +42,8 @@ export interface SiteState {
   defaultVersion: DocVersionRow | null;
   /** The workspace's own icon among its uploads (see {@link FAVICON_UPLOADS}), or null for the theme's. */
   favicon: string | null;
+  /** Whose navigation the live site follows, what was found, and what could not be followed. */
+  navigation: SiteNavigation;
 }
 
 /** Upload names a workspace gives its site an icon with, in order of preference. */
@@ -186,9 +189,23 @@ export function createSiteContext(deps: SiteContextDeps) {
         };
       },
     };
-    const live = new SiteSource('live', null, workspace.slug, pages, settings.site_title, loader, favicon);
+    const navigation = await workspaceNavigation(
+      files,
+      settings.nav_source,
+      pages.map((p) => p.path),
+    );
+    const live = new SiteSource(
+      'live',
+      null,
+      workspace.slug,
+      pages,
+      settings.site_title,
+      loader,
+      favicon,
+      navigation.outline,
+    );
     const defaultVersion = versions.find((v) => v.slug === settings.default_version) ?? null;
-    return { workspace, settings, fingerprint, live, versions, defaultVersion, favicon };
+    return { workspace, settings, fingerprint, live, versions, defaultVersion, favicon, navigation };
   }
 
   return {
@@ -205,10 +222,13 @@ export function createSiteContext(deps: SiteContextDeps) {
         return null;
       }
       const dir = workspaceDir(deps.dataDir, workspace.id);
-      const [content, favicon, revision] = await Promise.all([
+      const files = new WorkspaceFiles(dir);
+      const [content, favicon, revision, nav] = await Promise.all([
         contentFingerprint(workspace.id),
-        findFavicon(new WorkspaceFiles(dir)),
+        findFavicon(files),
         treeRevision(dir),
+        // A docs tool's config (or a _category_ file arriving by git) changes the navigation.
+        navFingerprint(files),
       ]);
       const fingerprint = [
         workspace.id,
@@ -218,6 +238,7 @@ export function createSiteContext(deps: SiteContextDeps) {
         workspace.updated_at,
         workspace.settings,
         workspace.name,
+        nav,
       ].join('\u0000');
       if (cached?.fingerprint === fingerprint) {
         cached.checkedAt = now;

@@ -87,7 +87,9 @@ export function llmsTxt(source: SiteSource, site: FeedSite): string {
     `- [${markdownText(p.title)}](${markdownUrl(site, p)})${p.description ? `: ${oneLine(p.description)}` : ''}`;
   const collect = (folder: SiteFolder): SitePage[] => [
     ...(folder.index ? [folder.index] : []),
-    ...folder.entries.flatMap((e) => (e.kind === 'page' ? [e.page] : collect(e.folder))),
+    ...folder.entries.flatMap((e) =>
+      e.kind === 'page' ? [e.page] : e.kind === 'folder' ? collect(e.folder) : [],
+    ),
   ];
   const root = source.map.root;
   const top = [

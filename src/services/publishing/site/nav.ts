@@ -40,10 +40,19 @@ export interface Linker {
 export interface SiteFolder {
   path: string;
   title: string;
-  /** Its `index.md`, when published. */
+  /** Its `index.md` (or the section page a docs tool's navigation names), when published. */
   index?: SitePage;
-  entries: Array<{ kind: 'page'; page: SitePage } | { kind: 'folder'; folder: SiteFolder }>;
+  entries: SiteEntry[];
 }
+
+/** A folder's entry; `title` is a docs tool's label for the page, when it gives one. */
+export type SiteEntry =
+  | { kind: 'page'; page: SitePage; title?: string }
+  | { kind: 'folder'; folder: SiteFolder }
+  | { kind: 'link'; title: string; href: string };
+
+/** Folders a docs tool's sections stand for have a key of their own, never a served path. */
+export const isSectionKey = (path: string): boolean => path.startsWith('\u0000');
 
 /** The site's structure, built once per change of the published pages. */
 export interface SiteMap {
@@ -51,7 +60,23 @@ export interface SiteMap {
   folders: Map<string, SiteFolder>;
   /** Reading order: each folder's index first, then its entries depth-first. */
   order: SitePage[];
+  /**
+   * With a docs tool's navigation: each placed page's sections, outermost first (they
+   * need not be its folders), and every page path each section holds at any depth.
+   */
+  sections?: { trail: Map<string, SiteFolder[]>; holds: Map<SiteFolder, Set<string>> };
 }
+
+const naturalOrder = new Intl.Collator('en', { numeric: true }).compare;
+
+/**
+ * The site's sibling order: `order` first (a folder's is its index page's), then folders
+ * before pages as Docusaurus and MkDocs readers expect, then by name.
+ */
+const folderFirst = (a: TreeNode, b: TreeNode): number =>
+  a.sort_order - b.sort_order ||
+  (a.type === b.type ? 0 : a.type === 'folder' ? -1 : 1) ||
+  naturalOrder(a.name, b.name);
 
 /** Builds the folders and reading order; `rootTitle` names the root when it has no index page. */
 export function buildSiteMap(pages: readonly SitePage[], rootTitle: string): SiteMap {
@@ -64,7 +89,7 @@ export function buildSiteMap(pages: readonly SitePage[], rootTitle: string): Sit
   const folderOf = (path: string, title: string, nodes: TreeNode[]): SiteFolder => {
     const folder: SiteFolder = { path, title, entries: [] };
     folders.set(path, folder);
-    for (const node of nodes) {
+    for (const node of [...nodes].sort(folderFirst)) {
       if (node.type === 'folder') {
         const hasIndex = node.children.some((c) => c.type === 'page' && c.name === 'index.md');
         // A folder without an index page is named after itself, made readable.
@@ -87,7 +112,7 @@ export function buildSiteMap(pages: readonly SitePage[], rootTitle: string): Sit
     if (folder.index) order.push(folder.index);
     for (const entry of folder.entries) {
       if (entry.kind === 'page') order.push(entry.page);
-      else visit(entry.folder);
+      else if (entry.kind === 'folder') visit(entry.folder);
     }
   };
   visit(root);
@@ -115,8 +140,10 @@ export const FULL_NAV_PAGES = 200;
 export const NAV_WINDOW = 40;
 
 /** Whether the folder holds what is being shown, at any depth. */
-const leadsTo = (loc: SiteLocation, folder: SiteFolder): boolean => {
+const leadsTo = (map: SiteMap, loc: SiteLocation, folder: SiteFolder): boolean => {
   const here = 'folder' in loc ? loc.folder : loc.page;
+  const holds = map.sections?.holds.get(folder);
+  if (holds) return here === folder.path || holds.has(here);
   return here === folder.path || here.startsWith(`${folder.path}/`);
 };
 
@@ -131,19 +158,20 @@ const leadsTo = (loc: SiteLocation, folder: SiteFolder): boolean => {
 export function navNodes(map: SiteMap, linker: Linker, loc: SiteLocation): NavNode[] {
   const full = map.order.length <= FULL_NAV_PAGES;
   const folderHref = (sub: SiteFolder) =>
-    sub.index ? linker.page(sub.index.path) : full ? null : linker.folder(sub.path);
+    sub.index ? linker.page(sub.index.path) : full || isSectionKey(sub.path) ? null : linker.folder(sub.path);
   const entries = (folder: SiteFolder): NavNode[] => {
     const nodes = folder.entries.map((entry): NavNode => {
+      if (entry.kind === 'link') return { title: entry.title, href: entry.href };
       if (entry.kind === 'page') {
         const { page } = entry;
         return {
-          title: page.title,
+          title: entry.title ?? page.title,
           href: linker.page(page.path),
           active: 'page' in loc && loc.page === page.path,
         };
       }
       const sub = entry.folder;
-      const open = full || leadsTo(loc, sub);
+      const open = full || leadsTo(map, loc, sub);
       return {
         title: sub.title,
         // In a full sidebar a folder without an index page is just a group here; its
@@ -177,7 +205,7 @@ function windowAround(nodes: NavNode[], folder: SiteFolder, linker: Linker): Nav
   const more = (count: number, where: string): NavNode => ({
     title: `${count} more ${count === 1 ? 'entry' : 'entries'} ${where}`,
     // A folder without an index page has a generated list of all of them.
-    href: folder.index ? null : linker.folder(folder.path),
+    href: folder.index || isSectionKey(folder.path) ? null : linker.folder(folder.path),
   });
   return [
     ...(start > 0 ? [more(start, 'before')] : []),
@@ -191,6 +219,20 @@ export function breadcrumbs(map: SiteMap, linker: Linker, loc: SiteLocation): Li
   const here = 'folder' in loc ? loc.folder : loc.page;
   if (here === '' || here === map.root.index?.path) return [];
   const crumbs: LinkRef[] = [{ title: map.root.title, href: linker.folder('') }];
+  const shown = 'page' in loc ? loc.page : null;
+  const trail = shown === null ? undefined : map.sections?.trail.get(shown);
+  if (trail) {
+    for (const section of trail) {
+      if (section.index?.path === shown) break;
+      const href = section.index
+        ? linker.page(section.index.path)
+        : isSectionKey(section.path)
+          ? null
+          : linker.folder(section.path);
+      if (href) crumbs.push({ title: section.title, href });
+    }
+    return crumbs;
+  }
   // The folder a listing or index page stands for is the current entry, not an ancestor.
   const own =
     'folder' in loc
@@ -226,17 +268,21 @@ export function neighbours(map: SiteMap, linker: Linker, page: SitePage): { prev
 /** The body of a generated folder page (a folder without a published `index.md`). */
 export function folderListingHtml(folder: SiteFolder, linker: Linker): string {
   const items = folder.entries.map((entry) => {
-    const title = entry.kind === 'page' ? entry.page.title : entry.folder.title;
+    if (entry.kind === 'link')
+      return `<li><a href="${safeHref(entry.href)}">${escapeHtml(entry.title)}</a></li>`;
+    const title = entry.kind === 'page' ? (entry.title ?? entry.page.title) : entry.folder.title;
     const href =
       entry.kind === 'page'
         ? linker.page(entry.page.path)
         : entry.folder.index
           ? linker.page(entry.folder.index.path)
-          : linker.folder(entry.folder.path);
+          : isSectionKey(entry.folder.path)
+            ? null
+            : linker.folder(entry.folder.path);
     const description =
       entry.kind === 'page' ? entry.page.description : (entry.folder.index?.description ?? '');
     return (
-      `<li><a href="${safeHref(href)}">${escapeHtml(title)}</a>` +
+      (href ? `<li><a href="${safeHref(href)}">${escapeHtml(title)}</a>` : `<li>${escapeHtml(title)}`) +
       (description ? ` — ${escapeHtml(description)}` : '') +
       '</li>'
     );

@@ -10,6 +10,8 @@ import { uploadNameOf } from '../../../render/published-markdown.js';
 import { WikilinkResolver } from '../../../render/wikilink-resolver.js';
 import { buildSiteMap, type SiteMap, type SitePage } from './nav.js';
 import { AssetIndex, referencedAssetPaths } from './assets.js';
+import { siteMapFromOutline } from './nav-outline.js';
+import type { OutlineItem } from './nav-sources/index.js';
 import type { ServedUpload } from '../../pages/uploads.js';
 
 export { uploadNameOf };
@@ -61,6 +63,7 @@ export class SiteSource {
    * @param version the version's slug, null for the live pages
    * @param pages the published pages, any order
    * @param favicon an upload served whether or not a page references it: the site's icon
+   * @param outline a docs tool's navigation the structure follows; null for the folders
    */
   constructor(
     readonly key: string,
@@ -70,9 +73,10 @@ export class SiteSource {
     rootTitle: string,
     private readonly loader: SourceLoader,
     private readonly favicon: string | null = null,
+    outline: readonly OutlineItem[] | null = null,
   ) {
     this.byPath = new Map(pages.map((p) => [p.path, p]));
-    this.map = buildSiteMap(pages, rootTitle);
+    this.map = outline ? siteMapFromOutline(pages, rootTitle, outline) : buildSiteMap(pages, rootTitle);
     this.wikilinks = new WikilinkResolver(pages);
     this.linkKey = createHash('sha256')
       .update(

@@ -1,0 +1,10 @@
+// turndown-plugin-gfm ships no types: the plugins it exports, as turndown takes them.
+declare module 'turndown-plugin-gfm' {
+  import type TurndownService from 'turndown';
+  type Plugin = (service: TurndownService) => void;
+  export const gfm: Plugin;
+  export const tables: Plugin;
+  export const strikethrough: Plugin;
+  export const taskListItems: Plugin;
+  export const highlightedCodeBlock: Plugin;
+}

@@ -1,0 +1,85 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { api } from '../api/client';
+import type { NavigationInfo, Workspace, WorkspaceSettings } from '../api/types';
+import { FormError } from '../ui/form-error';
+import { Loading } from '../ui/loading';
+
+const SOURCES: Record<NavigationInfo['nav_source'], string> = {
+  auto: 'Follow the docs tool whose files the workspace has',
+  folio: 'Folders and page order (Folio)',
+  mkdocs: 'MkDocs: mkdocs.yml nav',
+  docusaurus: 'Docusaurus: sidebars and _category_ files',
+  gitbook: 'GitBook: SUMMARY.md',
+};
+const NAMES: Record<string, string> = {
+  folio: 'folders and page order',
+  mkdocs: 'MkDocs',
+  docusaurus: 'Docusaurus',
+  gitbook: 'GitBook',
+  obsidian: 'an Obsidian vault',
+};
+
+/** Which navigation the published site follows (GET …/admin/navigation, `nav_source` setting). */
+export function NavigationSection({ workspace }: { workspace: Workspace }) {
+  const id = useId();
+  const queryClient = useQueryClient();
+  const url = `/api/v1/workspaces/${workspace.id}/admin/navigation`;
+  const info = useQuery({
+    queryKey: ['navigation', workspace.id],
+    queryFn: () => api<NavigationInfo>('GET', url),
+  });
+  const [saved, setSaved] = useState(false);
+  const save = useMutation({
+    mutationFn: (nav_source: string) =>
+      api<WorkspaceSettings>('PUT', `/api/v1/workspaces/${workspace.id}/admin/settings`, { nav_source }),
+    onSuccess: (next) => {
+      queryClient.setQueryData(['settings', workspace.id], next);
+      void queryClient.invalidateQueries({ queryKey: ['navigation', workspace.id] });
+      setSaved(true);
+    },
+  });
+  if (info.isPending) return <Loading label="Loading the navigation…" />;
+  if (info.isError) return <FormError error={info.error} />;
+  const { nav_source, following, detected, findings } = info.data;
+  return (
+    <section className="account-section" aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>Site navigation</h2>
+      <p>
+        {detected.length
+          ? `Found: ${detected.map((d) => `${NAMES[d.source] ?? d.source} (${d.file})`).join(', ')}. `
+          : 'No other docs tool’s files were found. '}
+        The sidebar follows <strong>{NAMES[following] ?? following}</strong>.
+      </p>
+      {findings.map((f) => (
+        <p key={f} className="form-error">
+          {f}
+        </p>
+      ))}
+      <div className="field">
+        <label htmlFor={id}>Navigation to follow</label>
+        <select
+          id={id}
+          value={nav_source}
+          disabled={save.isPending}
+          onChange={(e) => {
+            setSaved(false);
+            save.mutate(e.target.value);
+          }}
+        >
+          {Object.entries(SOURCES).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <FormError error={save.error} />
+      {saved && (
+        <p role="status" className="hint">
+          Navigation saved
+        </p>
+      )}
+    </section>
+  );
+}
