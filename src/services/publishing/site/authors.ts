@@ -6,6 +6,7 @@
  */
 import { workspaceDir } from '../../../content/workspace-meta.js';
 import { runGit } from '../../../git/git.js';
+import { FOLIO_IDENTITY } from '../../../git/repository.js';
 import type { Store } from '../../../store/database.js';
 import type { SiteState } from './context.js';
 
@@ -13,7 +14,11 @@ import type { SiteState } from './context.js';
 const LOG_COMMITS = 5_000;
 const RECORD = '\x1e';
 
-/** Path → last author's name, from git's log (newest first: the first name seen wins). */
+/**
+ * Path → last author's name, from git's log (newest first: the first name seen wins).
+ * Folio's own commits (page ids it assigns, a crash's leftovers) change no one's text,
+ * so the person before them is the author.
+ */
 async function gitAuthors(root: string): Promise<Map<string, string>> {
   const authors = new Map<string, string>();
   const log = await runGit(
@@ -24,15 +29,16 @@ async function gitAuthors(root: string): Promise<Map<string, string>> {
       'log',
       `--max-count=${LOG_COMMITS}`,
       '--no-renames',
-      `--format=${RECORD}%an`,
+      `--format=${RECORD}%ae%x00%an`,
       '--name-only',
     ],
     { allowFailure: true },
   ).catch(() => null);
   if (!log || log.code !== 0) return authors;
   for (const record of log.stdout.split(RECORD)) {
-    const [name, ...files] = record.split('\n');
-    if (!name) continue;
+    const [who, ...files] = record.split('\n');
+    const [email, name] = (who ?? '').split('\0');
+    if (!name || email === FOLIO_IDENTITY.email) continue;
     for (const file of files) if (file && !authors.has(file)) authors.set(file, name);
   }
   return authors;
