@@ -3,9 +3,9 @@
  * of the source being read, grouped by page, best first. Each source (the live pages, a
  * version) has an in-memory index of its pages (one document per page: title, headings,
  * text) that ranks pages; the sections a hit lands on are then picked in the listed pages
- * only, so a common word costs one score per page, not one per section. The index is built in slices that yield to the event
- * loop and then kept: when the live pages change, only pages whose text or title changed
- * are indexed again. A version never changes, and the database's page search cannot see
+ * only, so a common word costs one score per page, not one per section. The index is
+ * built in slices that yield to the event loop and then kept: when the live pages change,
+ * only pages whose text or title changed are indexed again. A version never changes, and the database's page search cannot see
  * inside one, which is why the index is built from the source rather than from SQL.
  */
 import type MiniSearch from 'minisearch';
@@ -32,8 +32,21 @@ export const SEARCH_JSON_PAGES = 10;
 const HITS_PER_PAGE = 3;
 /** Longest query looked at. */
 export const MAX_SEARCH_QUERY = 200;
-/** Sections kept in memory over all indexes; the least recently used index goes first. */
-const MAX_SECTIONS = 300_000;
+/**
+ * Estimated bytes kept in memory over all indexes; the least recently used index goes
+ * first. Measured (bench/site-search.ts): an index retains about 6 bytes per character of
+ * indexed text (53 MB for 5,000 pages of 1.7 KB).
+ */
+const MAX_INDEX_BYTES = 256 * 1024 * 1024;
+const BYTES_PER_CHAR = 6;
+const BYTES_PER_PAGE = 512;
+
+/** Estimated bytes an indexed page keeps. */
+function pageBytes(title: string, sections: readonly PageSection[]): number {
+  let chars = title.length;
+  for (const s of sections) chars += s.text.length + (s.heading?.length ?? 0);
+  return BYTES_PER_PAGE + chars * BYTES_PER_CHAR;
+}
 
 /** One hit: a section of a page (heading null: the page itself) and where it opens. */
 export interface SearchJsonHit {
@@ -77,14 +90,14 @@ interface Built {
   paths: Map<number, string>;
   pages: Map<string, IndexedPage>;
   nextId: number;
-  /** Sections held. */
-  sections: number;
+  /** Estimated bytes held. */
+  bytes: number;
 }
 
 interface Entry {
   source: SiteSource;
   built: Promise<Built>;
-  /** Sections held once built (0 while building). */
+  /** Estimated bytes held once built (0 while building). */
   size: number;
 }
 
@@ -96,7 +109,7 @@ async function update(built: Built, source: SiteSource): Promise<Built> {
     if (page && page.contentHash === known.hash && page.title === known.title) continue;
     built.index.discard(known.id);
     built.paths.delete(known.id);
-    built.sections -= known.sections.length;
+    built.bytes -= pageBytes(known.title, known.sections);
     built.pages.delete(path);
     await pause();
   }
@@ -107,7 +120,7 @@ async function update(built: Built, source: SiteSource): Promise<Built> {
     built.index.add(pageDoc(page, sections, id));
     built.paths.set(id, page.path);
     built.pages.set(page.path, { hash: page.contentHash, title: page.title, id, sections });
-    built.sections += sections.length;
+    built.bytes += pageBytes(page.title, sections);
     await pause();
   }
   return built;
@@ -177,7 +190,7 @@ function grouped(
 
 /** Builds the site search: one index per source (by workspace and source key), bounded in memory. */
 export function createSiteSearch() {
-  const entries = new LruCache<Entry>(256, MAX_SECTIONS, (entry) => entry.size);
+  const entries = new LruCache<Entry>(256, MAX_INDEX_BYTES, (entry) => entry.size);
 
   function indexFor(workspaceId: string, source: SiteSource): Promise<Built> {
     const key = `${workspaceId}\u0000${source.key}`;
@@ -186,17 +199,13 @@ export function createSiteSearch() {
     // Chained on the previous build, so updates never run two at a time on one index.
     const previous = entry ? entry.built.catch(() => null) : Promise.resolve(null as Built | null);
     const built = previous.then((old) =>
-      update(
-        old ?? { index: newIndex(), paths: new Map(), pages: new Map(), nextId: 1, sections: 0 },
-        source,
-      ),
+      update(old ?? { index: newIndex(), paths: new Map(), pages: new Map(), nextId: 1, bytes: 0 }, source),
     );
     entries.set(key, { source, built, size: entry?.size ?? 0 });
     built.then(
       (b) => {
         // Set again with its size now known, so the memory bound counts it.
-        if (entries.get(key)?.built === built)
-          entries.set(key, { source, built, size: b.sections + b.pages.size });
+        if (entries.get(key)?.built === built) entries.set(key, { source, built, size: b.bytes });
       },
       () => entries.get(key)?.built === built && entries.delete(key),
     );
