@@ -101,8 +101,7 @@ async function buildServer() {
 }
 
 /**
- * The published site's search palette (src/render/site-assets) and MiniSearch's browser
- * build, minified into <outdir>/site-assets, where the bundled server looks for them
+ * The published site's search palette (src/render/site-assets), minified into <outdir>/site-assets, where the bundled server looks for them
  * (src/render/palette.ts); from the sources the server reads them unminified.
  */
 async function buildSiteAssets() {
@@ -110,11 +109,9 @@ async function buildSiteAssets() {
   const dir = path.join(outdir, 'site-assets');
   await mkdir(dir, { recursive: true });
   const src = path.join(ROOT, 'src/render/site-assets');
-  const minisearch = path.join(ROOT, 'node_modules/minisearch/dist/umd/index.js');
   for (const [name, file, loader] of [
     ['palette.js', path.join(src, 'palette.js'), 'js'],
     ['palette.css', path.join(src, 'palette.css'), 'css'],
-    ['minisearch.js', minisearch, 'js'],
   ]) {
     const { code } = await transform(await readFile(file, 'utf8'), { loader, minify: true, charset: 'utf8' });
     await writeFile(path.join(dir, name), code);

@@ -1,24 +1,22 @@
 /**
  * The published site's search palette, page side: the small inline loader every page
  * carries and the files it loads on first open (palette.js and palette.css from
- * `site-assets/`, plus MiniSearch for the static export). The loader opens the palette on
+ * `site-assets/`; the static export adds its index, which palette.js searches). The loader opens the palette on
  * Ctrl/Cmd+K, on `/` outside a field, and from the header's search box; without
  * JavaScript that box stays a form that submits to the search results page.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { escapeHtml, safeHref } from './escape.js';
 
 /** The files the palette needs, by the name they are served and exported under. */
-export const PALETTE_FILES = ['palette.js', 'palette.css', 'minisearch.js'] as const;
+export const PALETTE_FILES = ['palette.js', 'palette.css'] as const;
 export type PaletteFile = (typeof PALETTE_FILES)[number];
 
 /** Where the palette gets its results: the site's search.json, or the export's local index. */
-export type PaletteSource =
-  { endpoint: string; version?: string } | { index: string; minisearch: string; root: string };
+export type PaletteSource = { endpoint: string; version?: string } | { index: string; root: string };
 
 /** What a page needs to offer the palette: where its files are and where results come from. */
 export interface PaletteInput {
@@ -50,10 +48,7 @@ function assetDir(): string | null {
 function readAsset(name: PaletteFile): string {
   const dir = assetDir();
   if (dir && existsSync(path.join(dir, name))) return readFileSync(path.join(dir, name), 'utf8');
-  if (name !== 'minisearch.js') throw new Error(`the site's ${name} is missing`);
-  // From the sources: MiniSearch's browser build, which sets a `MiniSearch` global.
-  const entry = createRequire(import.meta.url).resolve('minisearch');
-  return readFileSync(path.join(path.dirname(entry), '..', 'umd', 'index.js'), 'utf8');
+  throw new Error(`the site's ${name} is missing`);
 }
 
 /** A palette file's text and content hash, read once. */
@@ -75,7 +70,7 @@ export function hashedPaletteName(name: PaletteFile): string {
 
 /** The palette file a hashed name asks for, and whether the hash is the current one; null for others. */
 export function paletteFileOf(served: string): { name: PaletteFile; current: boolean } | null {
-  const m = /^(palette|minisearch)-([0-9a-f]+)\.(js|css)$/.exec(served);
+  const m = /^(palette)-([0-9a-f]+)\.(js|css)$/.exec(served);
   if (!m) return null;
   const name = `${m[1]}.${m[3]}`;
   if (!(PALETTE_FILES as readonly string[]).includes(name)) return null;
@@ -88,7 +83,7 @@ export function paletteAttributes(input: PaletteInput): string {
   const data: Record<string, string | undefined> =
     'endpoint' in source
       ? { endpoint: source.endpoint, version: source.version }
-      : { index: source.index, minisearch: source.minisearch, root: source.root };
+      : { index: source.index, root: source.root };
   return (
     ` data-folio-search data-js="${safeHref(input.script)}" data-css="${safeHref(input.css)}"` +
     Object.entries(data)
@@ -110,7 +105,7 @@ export function paletteButton(input: PaletteInput): string {
 }
 
 // Runs at the end of <body>. Loads the palette's stylesheet and scripts once (the
-// export's index and MiniSearch first), then opens it; the focused element gets focus
+// export's index first), then opens it; the focused element gets focus
 // back when it closes. Typing into the header's box or submitting it opens the palette
 // with what was typed; a key combination with Ctrl, Alt or Meta other than Ctrl/Cmd+K is
 // left to the browser.
@@ -118,7 +113,7 @@ export const PALETTE_LOADER =
   "(()=>{const c=document.querySelector('[data-folio-search]');if(!c)return;const d=c.dataset,n=document.currentScript&&document.currentScript.nonce;let p;" +
   "const add=(src)=>new Promise((ok,no)=>{const s=document.createElement('script');s.src=src;if(n)s.nonce=n;s.onload=ok;s.onerror=no;document.head.append(s)});" +
   "const load=()=>p||(p=(()=>{const l=document.createElement('link');l.rel='stylesheet';l.href=d.css;document.head.append(l);" +
-  'const pre=d.index?add(d.minisearch).then(()=>add(d.index)):Promise.resolve();return pre.then(()=>add(d.js))})());' +
+  'const pre=d.index?add(d.index):Promise.resolve();return pre.then(()=>add(d.js))})());' +
   "const config=d.index?{root:d.root||''}:{endpoint:d.endpoint,version:d.version||''};" +
   'const open=(text)=>{const from=document.activeElement;load().then(()=>{window.FolioPalette.open({config,from,text})},()=>{p=null})};' +
   'const field=(t)=>t&&(t.isContentEditable||/^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));' +

@@ -94,10 +94,9 @@ describe('static export', () => {
       [
         '_assets/favicon-amber.svg',
         '_assets/theme.css',
-        // The search palette, MiniSearch and the local index (test/publishing/site-search.browser.test.ts).
+        // The search palette and its local index (test/publishing/site-search.browser.test.ts).
         '_assets/palette.js',
         '_assets/palette.css',
-        '_assets/minisearch.js',
         '_assets/search-index.js',
         'guides/advanced.html',
         'guides/index.html',

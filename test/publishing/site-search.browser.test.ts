@@ -195,6 +195,26 @@ describe.skipIf(!chromiumAvailable)('site search palette', () => {
     await page.waitForURL(target);
     await expect(page.locator('#rollback').isVisible()).resolves.toBe(true);
     expect(await seriousA11yViolations(page)).toEqual([]);
+    // The export's own index: a typo forgiven when nothing matches, a title before body text,
+    // and the page itself (no anchor) for a word only its title holds.
+    const hrefs = async (text: string) => {
+      await searchFor(page, text);
+      await page
+        .getByRole('status')
+        .filter({ hasText: `“${text}”` })
+        .waitFor();
+      return page.getByRole('option').evaluateAll((all) => all.map((a) => a.getAttribute('href')));
+    };
+    expect((await hrefs('kubernetis'))[0]).toMatch(/deployment\.html#kubernetes-cluster$/);
+    await page.keyboard.press('Escape');
+    const rollout = await hrefs('rollout');
+    expect(rollout.map((h) => h!.replace(/^.*\//, ''))).toEqual([
+      'deployment.html#kubernetes-cluster',
+      'deployment.html#rollback',
+      'monitoring.html#alerts',
+    ]);
+    await page.keyboard.press('Escape');
+    expect(await hrefs('monitoring')).toEqual(['../guides/monitoring.html']);
     await context.close();
   });
 });

@@ -1,7 +1,7 @@
 /*
  * The published site's search palette, loaded on first open by the page's small loader
  * (render/palette.ts). Results appear as the reader types: from the site's search.json,
- * or in the static export from the local index (search-index.js, MiniSearch), which works
+ * or in the static export from the local index (search-index.js, searched here), which works
  * from file://. Keyboard first: arrows move, Enter opens, Escape closes and gives focus back.
  * Plain browser JavaScript without a build step; the search options below repeat the
  * server's (services/publishing/site/search-sections.ts).
@@ -11,14 +11,11 @@
   const DEBOUNCE_MS = 120;
   const PAGES = 10;
   const HITS_PER_PAGE = 3;
-  const SEARCH_OPTIONS = {
-    boost: { title: 4, heading: 2, text: 1 },
-    combineWith: 'AND',
-    prefix: (term, i, terms) => i === terms.length - 1 && term.length > 1,
-    fuzzy: false,
-  };
-  // Only when nothing matched exactly: fuzzy search costs many times more.
-  const TYPO_OPTIONS = { fuzzy: (term) => (term.length >= 5 ? 0.2 : false), maxFuzzy: 2 };
+  // As the server's search (services/publishing/site/search-sections.ts): weights title >
+  // heading > text, the last word a prefix, a typo forgiven only when nothing matched.
+  const WEIGHTS = [1, 2, 4];
+  const PREFIX_WEIGHT = 0.5;
+  const TYPO_WEIGHT = 0.4;
   let ui = null;
   let config = {};
   let opener = null;
@@ -190,42 +187,180 @@
     ui.input.setAttribute('aria-expanded', String(n > 0));
   }
 
-  // The export's index: MiniSearch over sections, grouped by page as search.json does.
-  function searchLocally(q) {
+  // The export's index (services/publishing/site/export-search.ts): sorted terms with
+  // delta-encoded postings, each `(section - previous) << 3 | flags` (1 text, 2 heading,
+  // 4 the page's title). Pages are ranked first, sections are picked in the listed ones.
+  function loadLocal() {
     const data = window.FolioSearchData;
-    if (!local) {
-      local = window.MiniSearch.loadJS(data.index, {
-        fields: data.fields,
-        idField: 'id',
-        searchOptions: SEARCH_OPTIONS,
-      });
-    }
-    const pages = new Map();
-    let found = local.search(q);
-    if (!found.length) found = local.search(q, TYPO_OPTIONS);
-    for (const result of found) {
-      const doc = data.docs[result.id];
-      if (!doc) continue;
-      const [pageIndex, heading, anchor, text] = doc;
-      const [title, file] = data.pages[pageIndex];
-      let group = pages.get(pageIndex);
-      if (!group) {
-        group = { title, href: config.root + file, hits: [], listed: pages.size < PAGES };
-        pages.set(pageIndex, group);
+    const sections = [];
+    const pages = data.pages.map(([title, file, entries], n) => {
+      const first = sections.length;
+      for (const [heading, anchor, text] of entries) sections.push({ page: n, heading, anchor, text });
+      return { title, file, first, count: entries.length };
+    });
+    return { terms: data.terms, postings: data.postings, decoded: new Map(), pages, sections };
+  }
+
+  const termsOf = (text) =>
+    text
+      .split(/[\n\r\p{Z}\p{P}]+/u)
+      .filter(Boolean)
+      .map((t) => t.toLowerCase());
+
+  function postingsOf(i) {
+    let list = local.decoded.get(i);
+    if (!list) {
+      list = [];
+      let section = 0;
+      for (const part of local.postings[i].split(' ')) {
+        const value = parseInt(part, 36);
+        section += Math.floor(value / 8);
+        list.push(section, value % 8);
       }
-      if (!group.listed || group.hits.length >= HITS_PER_PAGE) continue;
-      const titleOnly = Object.values(result.match).every((f) => f.every((x) => x === 'title'));
-      const hitAnchor = titleOnly ? null : anchor;
-      if (group.hits.some((h) => h.anchor === hitAnchor)) continue;
-      group.hits.push({
-        heading: titleOnly ? null : heading || null,
-        anchor: hitAnchor,
-        href: hitAnchor ? `${group.href}#${encodeURIComponent(hitAnchor)}` : group.href,
-        snippet: snippet(text, result.terms),
+      local.decoded.set(i, list);
+    }
+    return list;
+  }
+
+  // The first term not below `term` in the sorted list.
+  function lowerBound(term) {
+    let lo = 0;
+    let hi = local.terms.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (local.terms[mid] < term) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  // Edit distance of a and b when at most `max`, else max + 1.
+  function distance(a, b, max) {
+    if (Math.abs(a.length - b.length) > max) return max + 1;
+    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      const next = [i];
+      let best = i;
+      for (let j = 1; j <= b.length; j++) {
+        next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        best = Math.min(best, next[j]);
+      }
+      if (best > max) return max + 1;
+      row = next;
+    }
+    return row[b.length];
+  }
+
+  // The index terms a query word stands for, with their weight.
+  function expand(word, last, typo) {
+    const found = [];
+    const at = lowerBound(word);
+    if (local.terms[at] === word) found.push([at, 1]);
+    if (last && word.length > 1) {
+      for (let i = at; i < local.terms.length && local.terms[i].startsWith(word); i++) {
+        if (local.terms[i] !== word) found.push([i, PREFIX_WEIGHT]);
+      }
+    }
+    if (typo && word.length >= 5) {
+      const max = Math.min(2, Math.floor(word.length * 0.2));
+      local.terms.forEach((t, i) => {
+        const d = distance(word, t, max);
+        if (d > 0 && d <= max) found.push([i, TYPO_WEIGHT]);
       });
     }
-    const results = [...pages.values()].filter((p) => p.listed);
-    return { total: pages.size, results };
+    return found;
+  }
+
+  // Pages holding every word (in their title, headings or text), with per-section scores.
+  function rank(words, typo) {
+    const total = local.sections.length;
+    let pages = null;
+    words.forEach((word, w) => {
+      const hits = new Map();
+      for (const [i, weight] of expand(word, w === words.length - 1, typo)) {
+        const list = postingsOf(i);
+        const idf = Math.log(1 + total / (list.length / 2));
+        for (let k = 0; k < list.length; k += 2) {
+          const section = list[k];
+          const flags = list[k + 1];
+          const page = local.sections[section].page;
+          let hit = hits.get(page);
+          if (!hit) hits.set(page, (hit = { title: 0, sections: new Map() }));
+          if (flags & 4) hit.title = Math.max(hit.title, WEIGHTS[2] * weight * idf);
+          const inSection = (flags & 2 ? WEIGHTS[1] : 0) + (flags & 1 ? WEIGHTS[0] : 0);
+          if (inSection) {
+            const s = hit.sections.get(section) || { score: 0, terms: new Set() };
+            s.score = Math.max(s.score, inSection * weight * idf);
+            s.terms.add(local.terms[i]);
+            hit.sections.set(section, s);
+          }
+          if (flags & 4 || inSection) (hit.terms || (hit.terms = new Set())).add(local.terms[i]);
+          if (flags & 4) (hit.titleTerms || (hit.titleTerms = new Set())).add(local.terms[i]);
+        }
+      }
+      const next = new Map();
+      for (const [page, hit] of hits) {
+        const before = pages
+          ? pages.get(page)
+          : { score: 0, sections: new Map(), covered: new Map(), terms: [], titleWords: 0 };
+        if (!before) continue;
+        let best = hit.title;
+        for (const [section, s] of hit.sections) {
+          best = Math.max(best, s.score);
+          before.sections.set(section, (before.sections.get(section) || 0) + s.score);
+          before.covered.set(section, (before.covered.get(section) || 0) + 1);
+        }
+        before.score += best;
+        before.terms.push(...hit.terms);
+        if (hit.title) before.titleWords++;
+        next.set(page, before);
+      }
+      pages = next;
+    });
+    return [...(pages || new Map())].sort((a, b) => b[1].score - a[1].score || a[0] - b[0]);
+  }
+
+  function searchLocally(q) {
+    if (!local) local = loadLocal();
+    const words = termsOf(q);
+    let ranked = rank(words, false);
+    if (!ranked.length) ranked = rank(words, true);
+    const results = ranked.slice(0, PAGES).map(([n, found]) => {
+      const page = local.pages[n];
+      const href = config.root + page.file;
+      const terms = [...new Set(found.terms)];
+      const pageHit = () => ({
+        heading: null,
+        anchor: null,
+        href,
+        snippet: snippet(local.sections[page.first]?.text || '', terms),
+      });
+      // As the server: sections holding the most words first, the page itself where its title matched.
+      const scored = [...found.sections.keys()].sort(
+        (a, b) =>
+          found.covered.get(b) - found.covered.get(a) ||
+          found.sections.get(b) - found.sections.get(a) ||
+          a - b,
+      );
+      const hits = [];
+      const bestCovered = scored.length ? found.covered.get(scored[0]) : 0;
+      if (found.titleWords > 0 && found.titleWords >= bestCovered) hits.push(pageHit());
+      for (const id of scored) {
+        if (hits.length >= HITS_PER_PAGE) break;
+        const section = local.sections[id];
+        if (hits.some((h) => h.anchor === section.anchor)) continue;
+        hits.push({
+          heading: section.heading || null,
+          anchor: section.anchor,
+          href: section.anchor ? `${href}#${encodeURIComponent(section.anchor)}` : href,
+          snippet: snippet(section.text, terms),
+        });
+      }
+      if (hits.length < HITS_PER_PAGE && found.titleWords > 0 && !hits.some((h) => h.anchor === null))
+        hits.push(pageHit());
+      return { title: page.title, hits: hits.length ? hits : [pageHit()] };
+    });
+    return { total: ranked.length, results };
   }
 
   function escapeHtml(text) {

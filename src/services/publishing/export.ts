@@ -101,7 +101,6 @@ export function createExport(deps: { access: AccessService; context: SiteContext
         css: asset('palette.css'),
         source: {
           index: asset(EXPORT_SEARCH_INDEX),
-          minisearch: asset('minisearch.js'),
           root: '../'.repeat(file.split('/').length - 1),
         },
       },

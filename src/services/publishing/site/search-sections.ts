@@ -1,33 +1,37 @@
 /**
- * What the reader's instant search indexes and how, shared by the server's search.json and
- * the static export's local index so both find the same sections the same way: one
- * MiniSearch document per section of a published page (see render/sections.ts), fields
- * weighted title > heading > text, the last term matched as a prefix while typing, longer
- * terms with one typo in five letters forgiven. The palette script (render/site-assets)
- * repeats the search options for the export; the test of the export's search keeps them equal.
+ * What the reader's instant search indexes and how: the sections of a published page (see
+ * render/sections.ts), fields weighted title > heading > text, the last term matched as a
+ * prefix while typing, longer terms with one typo in five letters forgiven. The server's
+ * search.json ranks pages with MiniSearch and then picks sections in the best pages; the
+ * static export ships a compact index of its own (export-search.ts) that the palette script
+ * (render/site-assets) searches with the same weights and matching rules.
  */
 import MiniSearch, { type Options, type SearchOptions } from 'minisearch';
 import { LruCache } from '../../../lib/lru-cache.js';
 import { markdownSections, type PageSection } from '../../../render/sections.js';
 import type { SitePage } from './nav.js';
 
-/** One indexed section; `page` is the page's path. */
-export interface SectionDoc {
+/**
+ * One indexed page: its title, its headings and its sections' text, each a field. The
+ * index ranks pages; the sections a hit lands on are picked within the best pages only
+ * (site-search.ts), so a word found in every section costs one score per page, not per section.
+ */
+export interface PageDoc {
   id: number;
-  page: string;
   title: string;
   heading: string;
-  /** The heading's id on the page; null for the text above the first heading. */
-  anchor: string | null;
   text: string;
 }
 
-/** The index's fields; the export's palette loads the index with the same list. */
+/** The index's fields. */
 export const SEARCH_FIELDS = ['title', 'heading', 'text'] as const;
+
+/** Title, heading and body text, weighted in that order (the export's palette uses the same weights). */
+export const FIELD_WEIGHTS = { title: 4, heading: 2, text: 1 } as const;
 
 /** Title, heading and body text, weighted in that order. */
 export const SEARCH_OPTIONS: SearchOptions = {
-  boost: { title: 4, heading: 2, text: 1 },
+  boost: { ...FIELD_WEIGHTS },
   combineWith: 'AND',
   // As the API search does: the last term is a prefix once it has two letters.
   prefix: (term, i, terms) => i === terms.length - 1 && term.length > 1,
@@ -43,14 +47,22 @@ export const TYPO_OPTIONS: SearchOptions = {
   maxFuzzy: 2,
 };
 
-/** A new, empty index with the shared options. */
-export function newIndex(): MiniSearch<SectionDoc> {
-  return new MiniSearch<SectionDoc>(indexOptions());
+/** A new, empty page index with the shared options. */
+export function newIndex(): MiniSearch<PageDoc> {
+  return new MiniSearch<PageDoc>(indexOptions());
 }
 
 /** The options an index is created and loaded with. */
-export function indexOptions(): Options<SectionDoc> {
+export function indexOptions(): Options<PageDoc> {
   return { fields: [...SEARCH_FIELDS], idField: 'id', searchOptions: SEARCH_OPTIONS };
+}
+
+/** The terms of a text as the index splits and folds them (MiniSearch's default tokenizer). */
+export function termsOf(text: string): string[] {
+  return text
+    .split(/[\n\r\p{Z}\p{P}]+/u)
+    .filter(Boolean)
+    .map((t) => t.toLowerCase());
 }
 
 /** Sections by body hash: a page is cut again only when its text changed. */
@@ -82,22 +94,14 @@ export function yielder(): () => Promise<void> {
   };
 }
 
-/**
- * The documents of one page: its sections, each carrying the page's title. A page whose
- * body has no text still gets one document, so its title is found.
- */
-export function pageDocs(page: SitePage, sections: PageSection[], nextId: () => number): SectionDoc[] {
-  const docs = sections.map((s) => ({
-    id: nextId(),
-    page: page.path,
+/** The document of one page: the title, its headings and its sections' text. */
+export function pageDoc(page: SitePage, sections: readonly PageSection[], id: number): PageDoc {
+  return {
+    id,
     title: page.title,
-    heading: s.heading ?? '',
-    text: s.text,
-    anchor: s.anchor,
-  }));
-  return docs.length
-    ? docs
-    : [{ id: nextId(), page: page.path, title: page.title, heading: '', anchor: null, text: '' }];
+    heading: sections.map((s) => s.heading ?? '').join('\n'),
+    text: sections.map((s) => s.text).join('\n'),
+  };
 }
 
 const ESCAPES: Record<string, string> = {
