@@ -75,11 +75,11 @@ async function pasteAnImage(app: BrowserApp): Promise<void> {
   await cursorAtEndOf(page, 'Before the image.');
   await page.keyboard.press('Enter');
   await sendImage(page, 'paste', 'release-chart.png');
-  await page.getByRole('status').filter({ hasText: 'Uploading release-chart.png…' }).waitFor();
   await page.keyboard.type('Typed on.');
   await waitSaved(page);
   expect(saved('paste.md')).toContain('Before the image.\nTyped on.\n');
   expect(saved('paste.md')).not.toContain('Uploading');
+  expect(await page.getByRole('status').filter({ hasText: 'Uploading release-chart.png…' }).count()).toBe(1);
 
   release();
   await eventually(() => text(page)).toMatch(

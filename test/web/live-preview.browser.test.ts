@@ -277,8 +277,10 @@ describeInChromium('web app: live preview', () => {
       'text/plain': 'Release plan\nWe ship on Friday…',
     });
     // While the picture uploads, the Markdown is saved without a trace of it.
-    await page.getByRole('status').filter({ hasText: 'Uploading pasted-image-1.png…' }).waitFor();
     await eventually(() => body('pasted.md')).toBe(`Intro.\n\n${GOOGLE_DOCS_MARKDOWN}\n\n\n`);
+    expect(await page.getByRole('status').filter({ hasText: 'Uploading pasted-image-1.png…' }).count()).toBe(
+      1,
+    );
     release();
     await eventually(() => body('pasted.md')).toMatch(
       /!\[pasted-image-1\]\(uploads\/pasted-image-1[^)]*\.png\)/,
