@@ -67,7 +67,7 @@ const text = (page: Page) => editor(page).evaluate((el) => (el as HTMLElement).i
  * writer types on after it; the link lands before what they typed, is saved, and is one undo
  * step of its own that brings no placeholder back.
  */
-async function pasteAnImage(app: BrowserApp): Promise<void> {
+async function pasteAnImage(app: BrowserApp, mode: 'coedit' | 'page-by-page'): Promise<void> {
   const saved = (pagePath: string) => fileBytes(app.server, app.ws.id, pagePath).toString('utf8');
   await app.createPage('paste.md', { title: 'Paste', body: 'Before the image.\n' });
   const { context, page } = await app.openWorkspace('paste.md');
@@ -80,6 +80,9 @@ async function pasteAnImage(app: BrowserApp): Promise<void> {
   expect(saved('paste.md')).toContain('Before the image.\nTyped on.\n');
   expect(saved('paste.md')).not.toContain('Uploading');
   expect(await page.getByRole('status').filter({ hasText: 'Uploading release-chart.png…' }).count()).toBe(1);
+  await page
+    .locator('.cm-editor')
+    .screenshot({ path: path.join(ARTIFACTS, `upload-placeholder-${mode}.png`) });
 
   release();
   await eventually(() => text(page)).toMatch(
@@ -125,7 +128,7 @@ describeInChromium('web app: editor tools', () => {
 
   it(
     'uploads a pasted image and links it at the cursor, and saves the link',
-    () => pasteAnImage(app),
+    () => pasteAnImage(app, 'coedit'),
     90_000,
   );
 
@@ -295,7 +298,7 @@ describeInChromium('web app: image uploads, page by page (co-editing off)', () =
 
   it(
     'uploads a pasted image and links it at the cursor, and saves the link',
-    () => pasteAnImage(app),
+    () => pasteAnImage(app, 'page-by-page'),
     90_000,
   );
 });
