@@ -59,3 +59,17 @@ export function countPuts(page: Page): { readonly count: number } {
   });
   return counter;
 }
+
+/**
+ * Holds the tab's file uploads (POST …/uploads) until the returned function is called, as a
+ * slow network would, so a test can look at the editor while a file is on its way.
+ */
+export async function holdUploads(page: Page): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/api\/v1\/content\/[^/]+\/uploads$/, async (route) => {
+    if (route.request().method() === 'POST') await released;
+    await route.continue();
+  });
+  return release;
+}

@@ -7,10 +7,17 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
-import { ARTIFACTS, describeInChromium, seriousA11yViolations, useBrowserApp } from '../helpers/browser.js';
+import {
+  ARTIFACTS,
+  type BrowserApp,
+  describeInChromium,
+  seriousA11yViolations,
+  startAppServer,
+  useBrowserApp,
+} from '../helpers/browser.js';
 import { registerUser } from '../helpers/users.js';
 import { grantRole } from '../helpers/workspace-access.js';
-import { countPuts, cursorAtEndOf, editor, fileBytes, waitSaved } from './editor-helpers.js';
+import { countPuts, cursorAtEndOf, editor, fileBytes, holdUploads, waitSaved } from './editor-helpers.js';
 
 /** A 1×1 PNG, as a screenshot tool would put on the clipboard. */
 const PNG_BASE64 =
@@ -50,6 +57,57 @@ async function sendImage(
   );
 }
 
+/** `expect.poll` with room for a loaded machine (its default gives up after a second). */
+const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 15_000 });
+const text = (page: Page) => editor(page).evaluate((el) => (el as HTMLElement).innerText);
+
+/**
+ * Pastes a screenshot while its upload is held: the editor shows "Uploading…" where the link
+ * will go, but the text, the file (and with co-editing the room) never hold a placeholder; the
+ * writer types on after it; the link lands before what they typed, is saved, and is one undo
+ * step of its own that brings no placeholder back.
+ */
+async function pasteAnImage(app: BrowserApp, mode: 'coedit' | 'page-by-page'): Promise<void> {
+  const saved = (pagePath: string) => fileBytes(app.server, app.ws.id, pagePath).toString('utf8');
+  await app.createPage('paste.md', { title: 'Paste', body: 'Before the image.\n' });
+  const { context, page } = await app.openWorkspace('paste.md');
+  const release = await holdUploads(page);
+  await cursorAtEndOf(page, 'Before the image.');
+  await page.keyboard.press('Enter');
+  await sendImage(page, 'paste', 'release-chart.png');
+  await page.keyboard.type('Typed on.');
+  await waitSaved(page);
+  expect(saved('paste.md')).toContain('Before the image.\nTyped on.\n');
+  expect(saved('paste.md')).not.toContain('Uploading');
+  expect(await page.getByRole('status').filter({ hasText: 'Uploading release-chart.png…' }).count()).toBe(1);
+  await page
+    .locator('.cm-editor')
+    .screenshot({ path: path.join(ARTIFACTS, `upload-placeholder-${mode}.png`) });
+
+  release();
+  await eventually(() => text(page)).toMatch(
+    /!\[release-chart\]\(uploads\/release-chart[^)]*\.png\)Typed on\./,
+  );
+  expect(await page.getByRole('status').filter({ hasText: 'Uploading' }).count()).toBe(0);
+  const link = /!\[release-chart\]\((uploads\/[^)]+)\)/.exec(await text(page))!;
+  const res = await fetch(`${app.server.url}/api/v1/content/${app.ws.slug}/${link[1]!}`, {
+    headers: { authorization: `Bearer ${app.owner.token}` },
+  });
+  expect(res.status).toBe(200);
+  expect(Buffer.from(await res.arrayBuffer()).equals(Buffer.from(PNG_BASE64, 'base64'))).toBe(true);
+  await waitSaved(page);
+  expect(saved('paste.md')).toContain(`Before the image.\n${link[0]}Typed on.\n`);
+
+  // The link is one step: undo takes it out, keeps what was typed, and brings no placeholder back.
+  await page.keyboard.press('Control+z');
+  await eventually(() => text(page)).not.toContain('release-chart');
+  expect(await text(page)).toContain('Before the image.\nTyped on.');
+  expect(await text(page)).not.toContain('Uploading');
+  await eventually(() => Promise.resolve(saved('paste.md'))).toContain('Before the image.\nTyped on.\n');
+  expect(saved('paste.md')).not.toContain('Uploading');
+  await context.close();
+}
+
 describeInChromium('web app: editor tools', () => {
   const app = useBrowserApp({ owner: true });
 
@@ -58,9 +116,6 @@ describeInChromium('web app: editor tools', () => {
     await app.createPage('reference/api.md', { title: 'API reference', body: 'Endpoints.\n' });
   });
 
-  /** `expect.poll` with room for a loaded machine (its default gives up after a second). */
-  const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 15_000 });
-  const text = (page: Page) => editor(page).evaluate((el) => (el as HTMLElement).innerText);
   const saved = (pagePath: string) => fileBytes(app.server, app.ws.id, pagePath).toString('utf8');
 
   /** The upload an editor link points at, read back through the API: its status and bytes. */
@@ -71,28 +126,11 @@ describeInChromium('web app: editor tools', () => {
     return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()) };
   }
 
-  it('uploads a pasted image and links it at the cursor, and saves the link', async () => {
-    await app.createPage('paste.md', { title: 'Paste', body: 'Before the image.\n' });
-    const { context, page } = await app.openWorkspace('paste.md');
-    await cursorAtEndOf(page, 'Before the image.');
-    await page.keyboard.press('Enter');
-    await sendImage(page, 'paste', 'release-chart.png');
-
-    await eventually(() => text(page)).toMatch(/!\[release-chart\]\(uploads\/release-chart[^)]*\.png\)/);
-    const link = /!\[release-chart\]\((uploads\/[^)]+)\)/.exec(await text(page))!;
-    const upload = await readUpload(link[1]!);
-    expect(upload.status).toBe(200);
-    expect(upload.bytes.equals(Buffer.from(PNG_BASE64, 'base64'))).toBe(true);
-
-    await waitSaved(page);
-    expect(saved('paste.md')).toContain(`Before the image.\n${link[0]}`);
-    expect(saved('paste.md')).not.toContain('Uploading');
-    // The paste is one step: undo takes out the link, placeholder and all.
-    await page.keyboard.press('Control+z');
-    await eventually(() => text(page)).not.toContain('release-chart');
-    expect(await text(page)).not.toContain('Uploading');
-    await context.close();
-  }, 90_000);
+  it(
+    'uploads a pasted image and links it at the cursor, and saves the link',
+    () => pasteAnImage(app, 'coedit'),
+    90_000,
+  );
 
   it('uploads a dropped image and links it where it was dropped', async () => {
     await app.createPage('guides/drop.md', { title: 'Drop', body: 'Drop here: \n\nAfter.\n' });
@@ -253,4 +291,14 @@ describeInChromium('web app: editor tools', () => {
       }
     }
   }, 120_000);
+});
+
+describeInChromium('web app: image uploads, page by page (co-editing off)', () => {
+  const app = useBrowserApp({ owner: true, start: () => startAppServer({ env: { FF_COEDIT: 'false' } }) });
+
+  it(
+    'uploads a pasted image and links it at the cursor, and saves the link',
+    () => pasteAnImage(app, 'page-by-page'),
+    90_000,
+  );
 });

@@ -9,7 +9,15 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
 import { ARTIFACTS, describeInChromium, seriousA11yViolations, useBrowserApp } from '../helpers/browser.js';
-import { commits, countPuts, cursorAtEndOf, editor, fileBytes, waitSaved } from './editor-helpers.js';
+import {
+  commits,
+  countPuts,
+  cursorAtEndOf,
+  editor,
+  fileBytes,
+  holdUploads,
+  waitSaved,
+} from './editor-helpers.js';
 
 /** A 1×1 PNG, as Google Docs puts a pasted picture on the clipboard (a data: URL). */
 const PNG_BASE64 =
@@ -262,11 +270,18 @@ describeInChromium('web app: live preview', () => {
   it('pastes a Google Docs clipboard as clean Markdown, uploading its picture', async () => {
     await app.createPage('pasted.md', { title: 'Pasted', body: 'Intro.\n\n' });
     const { context, page } = await app.openWorkspace('pasted.md');
+    const release = await holdUploads(page);
     await page.locator('.cm-line').nth(1).click();
     await paste(page, {
       'text/html': GOOGLE_DOCS_HTML,
       'text/plain': 'Release plan\nWe ship on Friday…',
     });
+    // While the picture uploads, the Markdown is saved without a trace of it.
+    await eventually(() => body('pasted.md')).toBe(`Intro.\n\n${GOOGLE_DOCS_MARKDOWN}\n\n\n`);
+    expect(await page.getByRole('status').filter({ hasText: 'Uploading pasted-image-1.png…' }).count()).toBe(
+      1,
+    );
+    release();
     await eventually(() => body('pasted.md')).toMatch(
       /!\[pasted-image-1\]\(uploads\/pasted-image-1[^)]*\.png\)/,
     );

@@ -1,5 +1,6 @@
-import { Compartment, Prec, Transaction } from '@codemirror/state';
-import { type EditorView, keymap } from '@codemirror/view';
+import { isolateHistory } from '@codemirror/commands';
+import { Compartment, EditorState, Prec, Transaction } from '@codemirror/state';
+import { EditorView, keymap } from '@codemirror/view';
 import { yCollab, yUndoManagerKeymap } from 'y-codemirror.next';
 import * as Y from 'yjs';
 import type { PageSession } from '../editor/page-session';
@@ -7,6 +8,25 @@ import { changesBetween, mergeThreeWay } from '../editor/raw-text';
 import type { EventHub } from '../live/workspace-events';
 import { RoomClient } from './room-client';
 import { remoteCursors } from './remote-cursors';
+
+/**
+ * A transaction marked `isolateHistory` (an uploaded file's link) is one undo step
+ * of its own in the room's undo manager too, which otherwise merges the changes of half a second.
+ */
+function isolatedSteps(undoManager: Y.UndoManager) {
+  const isolated = (tr: Transaction) => tr.annotation(isolateHistory) !== undefined;
+  return [
+    // Before y-codemirror passes the change on to the room (when the view updates).
+    EditorState.transactionExtender.of((tr) => {
+      if (isolated(tr)) undoManager.stopCapturing();
+      return null;
+    }),
+    // After it: the next edit starts a step of its own.
+    EditorView.updateListener.of((update) => {
+      if (update.transactions.some(isolated)) undoManager.stopCapturing();
+    }),
+  ];
+}
 
 export interface CoeditOptions {
   hub: EventHub;
@@ -66,6 +86,7 @@ export function coeditBinding(options: CoeditOptions) {
         yCollab(active.text, null, { undoManager }),
         remoteCursors(active.text, active.awareness),
         Prec.high(keymap.of(yUndoManagerKeymap)),
+        isolatedSteps(undoManager),
       ]),
     });
   }

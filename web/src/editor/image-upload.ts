@@ -1,5 +1,6 @@
-import { type EditorState, StateEffect, StateField, Transaction, type Extension } from '@codemirror/state';
-import { Decoration, type DecorationSet, EditorView, showPanel, type Panel } from '@codemirror/view';
+import { isolateHistory } from '@codemirror/commands';
+import { StateEffect, StateField, type Extension } from '@codemirror/state';
+import { Decoration, EditorView, showPanel, WidgetType, type Panel } from '@codemirror/view';
 import { api } from '../api/client';
 import { errorText } from '../ui/form-error';
 import { hrefBetween, linkText, pageLocation } from './page-context';
@@ -13,33 +14,101 @@ interface StoredUpload {
   content_type: string;
 }
 
+/** An upload in progress: where its link will go, and its place among the files sent together. */
+interface Pending {
+  id: number;
+  name: string;
+  at: number;
+  batch: number;
+  index: number;
+}
+
+/** The uploads in progress, and which of each batch have been linked (they decide the line breaks). */
+interface Uploads {
+  pending: readonly Pending[];
+  linked: ReadonlyMap<number, ReadonlySet<number>>;
+}
+
 let nextUploadId = 1;
 
-const addPlaceholder = StateEffect.define<{ id: number; from: number; to: number }>();
-const removePlaceholder = StateEffect.define<number>();
+const addPlaceholders = StateEffect.define<readonly Pending[]>();
+/**
+ * Ends an upload. With `laterAt`, its link is inserted by the same transaction at its place,
+ * and the later files of its batch still waiting there move to `laterAt`, right after the link.
+ */
+const endUpload = StateEffect.define<{ id: number; laterAt?: number }>();
 
 /**
- * Where each upload's `![Uploading …]()` text is now: marks that follow the writer's edits,
- * so the link replaces the placeholder wherever it has moved. A placeholder the writer
- * deleted is gone from the set, and its link is then not inserted.
+ * Where each upload's link will go. The placeholder is no text, only a widget at a position
+ * that follows every edit (the writer's, a co-writer's, a reload's), so nothing of an upload
+ * in progress reaches the document, the co-editing room, the history or the file. Text typed
+ * at the spot goes after the widget, so it stays after the link; a deletion around the spot
+ * keeps the upload, whose link lands where the deleted text was.
  */
-const placeholders = StateField.define<DecorationSet>({
-  create: () => Decoration.none,
-  update(marks, tr) {
-    marks = marks.map(tr.changes);
+const uploads = StateField.define<Uploads>({
+  create: () => ({ pending: [], linked: new Map() }),
+  update(value, tr) {
+    let { pending, linked } = value;
+    const ended = tr.effects.find((e) => e.is(endUpload))?.value;
+    const settling = ended && pending.find((p) => p.id === ended.id);
+    if (!tr.changes.empty) {
+      pending = pending.map((p) => {
+        // A link goes after the earlier files of its batch and before the later ones.
+        const later =
+          settling && p.batch === settling.batch && p.index > settling.index && p.at === settling.at;
+        return {
+          ...p,
+          at: later && ended.laterAt !== undefined ? ended.laterAt : tr.changes.mapPos(p.at, -1),
+        };
+      });
+    }
     for (const effect of tr.effects) {
-      if (effect.is(addPlaceholder)) {
-        const { id, from, to } = effect.value;
-        const mark = Decoration.mark({ class: 'cm-uploading', uploadId: id });
-        marks = marks.update({ add: [mark.range(from, to)] });
-      } else if (effect.is(removePlaceholder)) {
-        marks = marks.update({ filter: (_from, _to, mark) => mark.spec.uploadId !== effect.value });
+      if (effect.is(addPlaceholders)) pending = [...pending, ...effect.value];
+      else if (effect.is(endUpload)) {
+        const done = pending.find((p) => p.id === effect.value.id);
+        pending = pending.filter((p) => p.id !== effect.value.id);
+        if (done && effect.value.laterAt !== undefined) {
+          linked = new Map(linked).set(done.batch, new Set([...(linked.get(done.batch) ?? []), done.index]));
+        }
       }
     }
-    return marks;
+    // A finished batch is forgotten.
+    for (const batch of linked.keys())
+      if (!pending.some((p) => p.batch === batch)) linked = new Map([...linked].filter(([b]) => b !== batch));
+    return pending === value.pending && linked === value.linked ? value : { pending, linked };
   },
-  provide: (field) => EditorView.decorations.from(field),
+  provide: (field) =>
+    EditorView.decorations.from(field, ({ pending }) =>
+      Decoration.set(
+        pending.map((p) =>
+          Decoration.widget({ widget: new UploadingWidget(p.id, p.name), side: -1 }).range(p.at),
+        ),
+        true,
+      ),
+    ),
 });
+
+/** "Uploading name…" where the file's link will go, announced politely to screen readers. */
+class UploadingWidget extends WidgetType {
+  constructor(
+    readonly id: number,
+    readonly name: string,
+  ) {
+    super();
+  }
+
+  override eq(other: UploadingWidget): boolean {
+    return other.id === this.id;
+  }
+
+  toDOM(): HTMLElement {
+    const dom = document.createElement('span');
+    dom.className = 'cm-uploading';
+    dom.setAttribute('role', 'status');
+    dom.textContent = `Uploading ${this.name}…`;
+    return dom;
+  }
+}
 
 const setUploadError = StateEffect.define<string | null>();
 
@@ -90,82 +159,69 @@ function markdownFor(stored: StoredUpload, clientName: string, pagePath: string)
 }
 
 /**
- * Uploads `files` to the open page's workspace and links them at `from`…`to`: a placeholder
- * per file at once, replaced by `![name](relative/path)` when its upload is stored, or
- * removed, with the reason shown, when the server refuses it.
+ * Uploads `files` to the open page's workspace and links them at `from`…`to`: an
+ * "Uploading name…" placeholder per file at once (shown, never written), replaced by
+ * `![name](relative/path)` when its upload is stored, or removed, with the reason shown,
+ * when the server refuses it.
  */
 export function uploadImages(view: EditorView, files: readonly File[], from: number, to = from): void {
   if (files.length === 0) return;
   const { slug, path } = view.state.facet(pageLocation);
-  const uploads = files.map((file) => ({ file, id: nextUploadId++ }));
-  let insert = '';
-  const effects = uploads.map(({ file, id }, i) => {
-    if (i > 0) insert += '\n';
-    const start = from + insert.length;
-    insert += `![Uploading ${linkText(file.name)}…]()`;
-    return addPlaceholder.of({ id, from: start, to: from + insert.length });
-  });
-  // The history records the writer's part (the replaced selection, then each link as it
-  // arrives), never a placeholder: undo takes a link out and cannot bring a placeholder back.
+  const batch = nextUploadId;
+  const pending = files.map((file, index) => ({
+    id: nextUploadId++,
+    name: file.name,
+    at: from,
+    batch,
+    index,
+  }));
+  // The history records the writer's part: the replaced selection, then each link as it arrives.
   if (to > from) view.dispatch({ changes: { from, to }, userEvent: 'delete.selection' });
   view.dispatch({
-    changes: { from, insert },
-    effects: [...effects, setUploadError.of(null)],
-    selection: { anchor: from + insert.length },
+    effects: [addPlaceholders.of(pending), setUploadError.of(null)],
+    selection: { anchor: from },
     scrollIntoView: true,
-    annotations: Transaction.addToHistory.of(false),
-    userEvent: 'input.paste',
   });
-  for (const { file, id } of uploads) {
+  pending.forEach(({ id }, i) => {
+    const file = files[i]!;
     const form = new FormData();
     form.append('file', file, file.name);
     api<StoredUpload>('POST', `/api/v1/content/${encodeURIComponent(slug)}/uploads`, form).then(
       (stored) => settle(view, id, markdownFor(stored, file.name, path), null),
       (error: unknown) => settle(view, id, '', `Could not upload ${file.name}: ${errorText(error)}`),
     );
-  }
-}
-
-/** Replaces an upload's placeholder (if the writer kept it) with `text`; shows `error`, if any. */
-function settle(view: EditorView, id: number, text: string, error: string | null): void {
-  // The page was closed while the file was uploading.
-  if (!view.dom.isConnected) return;
-  const found = placeholderRange(view.state, id);
-  const { main } = view.state.selection;
-  const cursorAfter = found !== null && main.empty && main.head === found.to;
-  view.dispatch({
-    changes: found ?? undefined,
-    effects: error === null ? removePlaceholder.of(id) : [removePlaceholder.of(id), setUploadError.of(error)],
-    annotations: Transaction.addToHistory.of(false),
-  });
-  if (!found || !text) return;
-  view.dispatch({
-    changes: { from: found.from, insert: text },
-    // A writer typing on after the placeholder stays after the link.
-    selection: cursorAfter ? { anchor: found.from + text.length } : undefined,
-    userEvent: 'input.paste',
   });
 }
 
 /**
- * The text to save: the editor's text without upload placeholders, so a page is never
- * stored with `![Uploading …]()` in it, however long an upload takes. The link is saved
- * once it has replaced its placeholder.
+ * Inserts an upload's link (`text`) where its placeholder is now, as one undoable step of
+ * its own, or only removes the placeholder and shows `error`.
  */
-export function textToSave(state: EditorState): string {
-  let text = '';
-  let at = 0;
-  for (const mark = state.field(placeholders, false)?.iter(); mark?.value; mark.next()) {
-    text += state.sliceDoc(at, mark.from);
-    at = mark.to;
+function settle(view: EditorView, id: number, text: string, error: string | null): void {
+  // The page was closed while the file was uploading.
+  if (!view.dom.isConnected) return;
+  const { pending, linked } = view.state.field(uploads);
+  const upload = pending.find((p) => p.id === id);
+  if (!upload) return;
+  if (error !== null || !text) {
+    view.dispatch({ effects: [endUpload.of({ id }), setUploadError.of(error)] });
+    return;
   }
-  return text + state.sliceDoc(at);
-}
-
-function placeholderRange(state: EditorState, id: number): { from: number; to: number } | null {
-  for (const mark = state.field(placeholders).iter(); mark.value; mark.next())
-    if (mark.value.spec.uploadId === id) return { from: mark.from, to: mark.to };
-  return null;
+  // Files sent together get a line each, in the order they were sent, whichever arrives first.
+  const done = [...(linked.get(upload.batch) ?? [])];
+  const afterEarlier = done.some((index) => index < upload.index);
+  const beforeLater = !afterEarlier && done.some((index) => index > upload.index);
+  const link = `${afterEarlier ? '\n' : ''}${text}`;
+  const insert = `${link}${beforeLater ? '\n' : ''}`;
+  const { main } = view.state.selection;
+  view.dispatch({
+    changes: { from: upload.at, insert },
+    effects: endUpload.of({ id, laterAt: upload.at + link.length }),
+    // A writer who stayed at the spot goes on after the link.
+    selection: main.empty && main.head === upload.at ? { anchor: upload.at + insert.length } : undefined,
+    annotations: isolateHistory.of('full'),
+    userEvent: 'input.paste',
+  });
 }
 
 /** Opens the system file chooser for images and links the chosen ones at the cursor. */
@@ -199,7 +255,7 @@ const theme = EditorView.theme({
 /** Pasting or dropping image files uploads them and links them where they landed. */
 export function imageUpload(): Extension {
   return [
-    placeholders,
+    uploads,
     uploadError,
     theme,
     EditorView.domEventHandlers({

@@ -10,7 +10,6 @@ import { colourIndexOf } from '../presence/page-presence';
 import { goToLine, requestedLine } from './go-to-line';
 import { editorExtensions } from './editor-extensions';
 import { type EditorMode, setEditorMode } from './editor-mode';
-import { textToSave } from './image-upload';
 import { pagesOfTree, setWorkspacePages } from './page-context';
 import { PageSession, type SessionState } from './page-session';
 import { changesBetween } from './raw-text';
@@ -59,7 +58,7 @@ export function PageEditor(props: PageEditorProps) {
       path,
       page,
       {
-        getDoc: () => (view ? textToSave(view.state) : ''),
+        getDoc: () => view?.state.doc.toString() ?? '',
         setDoc: (doc) => {
           if (!view) return;
           const current = view.state.doc.toString();
