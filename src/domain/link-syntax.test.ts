@@ -4,6 +4,19 @@ import { maskCode, scanLinks } from './link-syntax.js';
 import { extractLinks as pageLinks } from './wikilinks.js';
 
 describe('scanLinks', () => {
+  it('reports an image written in the text of a link as well as the link', () => {
+    const body = '[![Cover](<c d.png> "T")](https://e.com/v) [![x](y.png)](z.md)';
+    const tokens = scanLinks(body);
+    expect(tokens.map((t) => t.kind !== 'wikilink' && [t.kind, t.href, t.text])).toEqual([
+      ['link', 'https://e.com/v', '![Cover](<c d.png> "T")'],
+      ['image', 'c d.png', 'Cover'],
+      ['link', 'z.md', '![x](y.png)'],
+      ['image', 'y.png', 'x'],
+    ]);
+    for (const t of tokens)
+      if (t.kind !== 'wikilink') expect(body.slice(t.hrefStart, t.hrefEnd)).toBe(t.href);
+  });
+
   it('reports every kind of link with its offsets, in order of position', () => {
     const body = '[[a/b#h|L]] ![[c.png]] [t](x.md "T") ![i](<p q.png>)\n[d]: d.md\n<img alt="A" src="u.png">';
     const tokens = scanLinks(body);

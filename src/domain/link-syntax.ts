@@ -238,6 +238,10 @@ export function scanLinks(body: string): LinkToken[] {
     const span = m.indices?.[3] ?? m.indices?.[4];
     const token = span && destinationToken(body, m.index, m[0].length, image ? 'image' : 'link', span);
     if (token) tokens.push({ ...token, text: slice(body, m.indices?.[2]), angle: m[3] !== undefined });
+    // A linked image (`[![Cover](cover.png)](https://…)`, a badge or a video's thumbnail)
+    // sits in the link's text, which the match above consumed: read the text once more.
+    const label = m.indices?.[2];
+    if (!image && label && m[2]?.includes('](')) tokens.push(...nestedImages(body, text, label));
   }
   for (const m of text.matchAll(REFERENCE_DEF_RE)) {
     const span = m.indices?.[2] ?? m.indices?.[3];
@@ -250,6 +254,26 @@ export function scanLinks(body: string): LinkToken[] {
 }
 
 const slice = (body: string, span: Span | undefined): string => (span ? body.slice(...span) : '');
+
+/** The images written in a link's text `label` (offsets into `body`, as every token's). */
+function nestedImages(body: string, text: string, label: Span): DestinationToken[] {
+  const [from, to] = label;
+  const found: DestinationToken[] = [];
+  for (const m of text.slice(from, to).matchAll(INLINE_LINK_RE)) {
+    const span = m.indices?.[3] ?? m.indices?.[4];
+    if (m[1] !== '!' || !span) continue;
+    const shifted: Span = [span[0] + from, span[1] + from];
+    const token = destinationToken(body, m.index + from, m[0].length, 'image', shifted);
+    const alt = m.indices?.[2];
+    if (token)
+      found.push({
+        ...token,
+        text: alt ? body.slice(alt[0] + from, alt[1] + from) : '',
+        angle: m[3] !== undefined,
+      });
+  }
+  return found;
+}
 
 /**
  * A wikilink from a match on the masked copy; its text is read back from `body` at the

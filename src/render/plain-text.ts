@@ -7,6 +7,7 @@
 import MarkdownIt from 'markdown-it';
 import type { Token } from 'markdown-it';
 import { folioDocsPlugin, inlineText } from './markdown-plugins.js';
+import { ICON_SHORTCODE } from './dialects/index.js';
 
 let parser: MarkdownIt | undefined;
 
@@ -42,8 +43,13 @@ export function blockText(token: Token): string | null {
     // Callout titles and tab labels are text the reader sees; math is searchable as its TeX.
     case 'callout_open':
       return (token.meta as { title?: string } | null)?.title ?? null;
-    case 'folio_tab_open':
-      return (token.meta as { label?: string } | null)?.label ?? null;
+    case 'folio_tab_open': {
+      const meta = token.meta as { label?: string; markdown?: boolean } | null;
+      // A Markdown label's icons and backticks are not text the reader sees.
+      return meta?.markdown
+        ? (meta.label ?? '').replace(ICON_SHORTCODE, '').replace(/`/g, '')
+        : (meta?.label ?? null);
+    }
     case 'math_block':
       return token.content;
     default:

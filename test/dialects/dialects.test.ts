@@ -211,6 +211,14 @@ describe('an MkDocs Material site', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');
   });
+
+  it('renders a tab label as Markdown: inline code kept, icon removed', async () => {
+    const colors = await get(server, '/p/mkdocs/docs/setup/colors');
+    expect(colors.status).toBe(200);
+    expectNoSyntax(colors.text);
+    expect(colors.text).toContain('<p class="tab-label"><code>docs/extra.css</code></p>');
+    expect(colors.text).toContain('<p class="tab-label"><code>mkdocs.yml</code></p>');
+  });
 });
 
 describe('a Docusaurus site', () => {
@@ -228,6 +236,17 @@ describe('a Docusaurus site', () => {
     // `/img/logo.png` is what Docusaurus serves from `static/img/logo.png`.
     expect(imageSources(intro.text)).toEqual(['/p/docusaurus/static/img/logo.png']);
     await expectImagesLoad(intro.text);
+  });
+
+  it('serves the images inside links, from static/ and beside the page', async () => {
+    const talks = await get(server, '/p/docusaurus/docs/talks');
+    expect(talks.status).toBe(200);
+    expect(imageSources(talks.text)).toEqual([
+      '/p/docusaurus/static/img/cover.png',
+      '/p/docusaurus/docs/assets/slides.png',
+    ]);
+    await expectImagesLoad(talks.text);
+    expect(talks.text).toContain('href="https://video.example.com/watch?v=1"');
   });
 
   it('lists unknown components and icons in the quality report, and indexes callout and tab text for search', async () => {
@@ -248,7 +267,12 @@ describe('a Docusaurus site', () => {
     const icons = mk.body.pages.flatMap((p: { issues: Array<{ type: string; target?: string }> }) =>
       p.issues.filter((i) => i.type === 'unsupported_icon').map((i) => i.target),
     );
-    expect(icons).toEqual([':material-check:', ':octicons-star-16:']);
+    expect(icons).toEqual([
+      ':material-check:',
+      ':octicons-star-16:',
+      ':octicons-file-code-16:',
+      ':octicons-file-code-16:',
+    ]);
     await eventually(async () => {
       const found = await server.request('GET', `/api/v1/search?q=collapsed&workspace=mkdocs`, {
         token: owner.token,

@@ -118,6 +118,20 @@ $$
 [Download the sheet](../files/sheet.pdf)
 `,
   ),
+  // Tab labels are Markdown in MkDocs Material: an icon and inline code, as its docs write them.
+  'docs/setup/colors.md': page(
+    'Colors',
+    `# Colors
+
+=== ":octicons-file-code-16: \`docs/extra.css\`"
+
+    Set the colors.
+
+=== ":octicons-file-code-16: \`mkdocs.yml\`"
+
+    Load the stylesheet.
+`,
+  ),
   'docs/img/screen.png': PNG,
   'docs/files/sheet.pdf': '%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n',
 };
@@ -164,5 +178,17 @@ Space title.
 ![Logo](/img/logo.png)
 `,
   ),
+  // Linked images (a video's thumbnail), from `static/` and beside the page.
+  'docs/talks.md': page(
+    'Talks',
+    `# Talks
+
+[![A talk](/img/cover.png)](https://video.example.com/watch?v=1)
+
+[![Slides](./assets/slides.png "Slides")](https://slides.example.com/deck)
+`,
+  ),
+  'docs/assets/slides.png': PNG,
   'static/img/logo.png': PNG,
+  'static/img/cover.png': PNG,
 };

@@ -98,7 +98,8 @@ function tabRule(state: StateBlock, startLine: number, endLine: number, silent: 
   const tab = state.push('folio_tab_open', 'div', 1);
   tab.block = true;
   tab.map = [startLine, end];
-  tab.meta = { label, selected: flag === '+' };
+  // MkDocs Material renders a label as inline Markdown (`:octicons-…:` icons, `code`).
+  tab.meta = { label, selected: flag === '+', markdown: true };
   parseContent(state, startLine, end);
   state.push('folio_tab_close', 'div', -1).block = true;
   const close = state.push('folio_tabs_close', 'div', -1);

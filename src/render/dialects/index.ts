@@ -13,7 +13,7 @@ import { tabsRenderPlugin } from './tabs.js';
 
 export { calloutDefaultTitle, calloutKind } from './callout-kinds.js';
 export { embedOptions, IMAGE_EXTENSIONS, isFileEmbed, type EmbedOptions } from './obsidian.js';
-export { findIconShortcodes } from './shortcodes.js';
+export { findIconShortcodes, ICON_SHORTCODE } from './shortcodes.js';
 export { isEsmLine, KNOWN_COMPONENTS, parseJsxLine } from './mdx.js';
 export { TABS_SCRIPT } from './tabs.js';
 

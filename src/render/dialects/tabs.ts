@@ -11,10 +11,12 @@ import { escapeHtml } from '../escape.js';
 export function tabsRenderPlugin(md: MarkdownIt): void {
   md.renderer.rules.folio_tabs_open = () => '<div class="tabs">\n';
   md.renderer.rules.folio_tabs_close = () => '</div>\n';
-  md.renderer.rules.folio_tab_open = (tokens, idx) => {
-    const meta = (tokens[idx]?.meta ?? {}) as { label?: string; selected?: boolean };
+  md.renderer.rules.folio_tab_open = (tokens, idx, _options, env) => {
+    const meta = (tokens[idx]?.meta ?? {}) as { label?: string; selected?: boolean; markdown?: boolean };
     const label = meta.label?.trim() || 'Tab';
-    return `<div class="tab-panel${meta.selected ? ' tab-selected' : ''}"><p class="tab-label">${escapeHtml(label)}</p>\n`;
+    // A label written in Markdown (MkDocs) renders inline; a JSX attribute's is plain text.
+    const html = meta.markdown ? md.renderInline(label, env) : escapeHtml(label);
+    return `<div class="tab-panel${meta.selected ? ' tab-selected' : ''}"><p class="tab-label">${html.trim() || 'Tab'}</p>\n`;
   };
   md.renderer.rules.folio_tab_close = () => '</div>\n';
 }
