@@ -161,7 +161,11 @@ const SITE_SCRIPT =
   "n.addEventListener('focusout',(e)=>{const t=e.relatedTarget;if(t&&n.classList.contains('open')&&!n.contains(t)&&t!==b)set(false,false)});" +
   "document.addEventListener('click',(e)=>{if(n.classList.contains('open')&&!n.contains(e.target)&&!b.contains(e.target))set(false,false)})})()";
 
-const DATE_FORMAT = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' });
+// Made on first use: creating any Intl formatter maps about 5 MB of ICU data into memory,
+// which a server that has rendered no page need not hold.
+let dateFormat: Intl.DateTimeFormat | undefined;
+const formatDate = (date: Date): string =>
+  (dateFormat ??= new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' })).format(date);
 
 function rootHref(basePath: string | undefined): string {
   if (!basePath) return './';
@@ -322,7 +326,7 @@ function updated(value: string | Date | undefined): string {
   if (!value) return '';
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return '';
-  return `<footer class="article-footer"><p>Last updated <time datetime="${escapeHtml(date.toISOString())}">${escapeHtml(DATE_FORMAT.format(date))}</time></p></footer>`;
+  return `<footer class="article-footer"><p>Last updated <time datetime="${escapeHtml(date.toISOString())}">${escapeHtml(formatDate(date))}</time></p></footer>`;
 }
 
 function siteFooter(siteTitle: string, description?: string, extra = ''): string {
