@@ -53,7 +53,7 @@ import { VERSION } from './version.js';
 import { Hub } from './ws/hub.js';
 import { createYjsChannel } from './ws/yjs-channel.js';
 import { createRoomSnapshots } from './coedit/room-snapshots.js';
-import { createRooms, type Rooms } from './coedit/rooms.js';
+import type { Rooms } from './coedit/rooms.js';
 import { createRedisRoomRelay } from './coedit/relay.js';
 import { RedisBus } from './events/redis-bus.js';
 
@@ -96,8 +96,9 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
     config.coedit && core.redis && core.events instanceof RedisBus
       ? await createRedisRoomRelay(core.redis, core.events, (message) => rooms?.relayed(message))
       : null;
+  // Yjs and the rooms load only when co-editing is on (FF_COEDIT), not at every start.
   rooms = config.coedit
-    ? createRooms({
+    ? (await import('./coedit/rooms.js')).createRooms({
         ...{ pages: services.pages, access: services.access, events: core.events, logger },
         relay,
         snapshots: createRoomSnapshots(config.dataDir),

@@ -79,9 +79,12 @@ export const MAX_FRONTMATTER_BYTES = 16 * 1024;
 /** Most keys a page's frontmatter may hold, counted at every level of nesting. */
 export const MAX_FRONTMATTER_KEYS = 1_000;
 
-/** The message of every refusal of oversized frontmatter, on write and on read. */
+/**
+ * The message of every refusal of oversized frontmatter, on write and on read. The number
+ * is grouped by hand: `toLocaleString` at module load would map ICU's data at every start.
+ */
 export const FRONTMATTER_LIMITS_MESSAGE =
-  `Frontmatter may hold at most ${MAX_FRONTMATTER_KEYS.toLocaleString('en')} keys ` +
+  `Frontmatter may hold at most ${String(MAX_FRONTMATTER_KEYS).replace(/\B(?=(\d{3})+$)/g, ',')} keys ` +
   `and ${MAX_FRONTMATTER_BYTES / 1024} KB of YAML`;
 
 /**

@@ -58,7 +58,8 @@ export function apiDocsRoutes() {
   return async (app: FastifyInstance) => {
     // The page is not part of the API it describes, so the document leaves it out.
     const options = { config: { auth: 'none', surface: 'app' }, schema: { hide: true } } as const;
-    const directory = assetsDirectory();
+    // Found on the first request for a file, not at start.
+    let directory: string | undefined;
     const cache = 'public, max-age=86400';
 
     app.get(DOCS_PATH, options, async (_request, reply) =>
@@ -73,7 +74,7 @@ export function apiDocsRoutes() {
       return reply
         .type(type)
         .header('cache-control', cache)
-        .send(createReadStream(path.join(directory, request.params.file)));
+        .send(createReadStream(path.join((directory ??= assetsDirectory()), request.params.file)));
     });
   };
 }

@@ -21,7 +21,7 @@ import { MAX_NAME_BYTES } from '../domain/paths.js';
 import { answerFrameworkError, clientErrorHandler, installErrorHandling } from './error-handler.js';
 import './fastify-types.js';
 import { apiDocsRoutes } from './api-docs.js';
-import { openApiDocumentRoute, registerOpenApi } from './openapi.js';
+import { collectDocumentedRoutes, openApiDocumentRoute } from './openapi.js';
 import { installRateLimits } from './rate-limit-hook.js';
 import type { PerOrgLimits } from '../ratelimit/org-limits.js';
 import { installRequestMetrics } from './request-metrics.js';
@@ -129,7 +129,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   app.addConstraintStrategy(layoutConstraint);
   // Layout B's `has_more` and page size on the current lists, hooked onto each list route.
   installLayoutBLists(app);
-  if (deps.apiReference) await registerOpenApi(app, deps.apiReference.version);
+  const documented = deps.apiReference ? collectDocumentedRoutes(app) : null;
 
   app.decorateRequest('actor', null);
   app.decorateRequest('cspNonce', '');
@@ -186,7 +186,10 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     );
   });
 
-  const routes = deps.apiReference ? [openApiDocumentRoute(), apiDocsRoutes(), ...deps.routes] : deps.routes;
+  const routes =
+    deps.apiReference && documented
+      ? [openApiDocumentRoute(documented, deps.apiReference.version), apiDocsRoutes(), ...deps.routes]
+      : deps.routes;
   for (const plugin of routes) await app.register(async (scope) => plugin(scope));
   return app;
 }

@@ -168,7 +168,11 @@ const SITE_SCRIPT =
   "n.addEventListener('focusout',(e)=>{const t=e.relatedTarget;if(t&&n.classList.contains('open')&&!n.contains(t)&&t!==b)set(false,false)});" +
   "document.addEventListener('click',(e)=>{if(n.classList.contains('open')&&!n.contains(e.target)&&!b.contains(e.target))set(false,false)})})()";
 
-const DATE_FORMAT = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' });
+// Made on first use: creating any Intl formatter maps about 5 MB of ICU data into memory,
+// which a server that has rendered no page need not hold.
+let dateFormat: Intl.DateTimeFormat | undefined;
+const formatDate = (date: Date): string =>
+  (dateFormat ??= new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' })).format(date);
 
 function rootHref(basePath: string | undefined): string {
   if (!basePath) return './';
@@ -337,7 +341,7 @@ function updated(value: string | Date | undefined, by?: string, editHref?: strin
   const date = value ? (value instanceof Date ? value : new Date(value)) : null;
   const when =
     date && !Number.isNaN(date.getTime())
-      ? `<p class="last-updated">Last updated <time datetime="${escapeHtml(date.toISOString())}">${escapeHtml(DATE_FORMAT.format(date))}</time>` +
+      ? `<p class="last-updated">Last updated <time datetime="${escapeHtml(date.toISOString())}">${escapeHtml(formatDate(date))}</time>` +
         `${by ? ` by <span class="last-author">${escapeHtml(by)}</span>` : ''}</p>`
       : '';
   const edit = editHref ? `<p class="edit-page"><a href="${safeHref(editHref)}">Edit this page</a></p>` : '';

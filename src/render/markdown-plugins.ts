@@ -6,7 +6,8 @@
 import type MarkdownIt from 'markdown-it';
 import type { PluginWithParams, RendererRule, StateCore, StateInline, Token } from 'markdown-it';
 import container from 'markdown-it-container';
-import { calloutDefaultTitle, calloutKind, dialectsPlugin, type EmbedOptions } from './dialects/index.js';
+import { calloutDefaultTitle, calloutKind, type EmbedOptions } from './dialects/index.js';
+import { dialectsPlugin } from './dialects/plugin.js';
 import { escapeHtml } from './escape.js';
 import {
   isPageHref,

@@ -3,19 +3,12 @@
  * text-smiley shortcuts, which would turn `8-)` in prose into a face). Icon shortcodes of
  * MkDocs Material (`:material-…:`, `:octicons-…:`, `:fontawesome-…:`, `:simple-…:`) name
  * icon sets Folio does not ship: they are removed rather than shown as text, and the
- * quality report lists them (see {@link findIconShortcodes}).
+ * quality report lists them (icon-shortcodes.ts).
  */
 import type MarkdownIt from 'markdown-it';
 import type { PluginWithOptions, StateCore } from 'markdown-it';
 import { full as emoji } from 'markdown-it-emoji';
-
-/** An icon shortcode; the name is letters, digits and dashes. */
-export const ICON_SHORTCODE = /:(?:material|octicons|fontawesome|simple)-[a-z0-9]+(?:-[a-z0-9]+)*:/g;
-
-/** The icon shortcodes of a text, in order (for the quality report). */
-export function findIconShortcodes(text: string): string[] {
-  return text.match(ICON_SHORTCODE) ?? [];
-}
+import { ICON_SHORTCODE } from './icon-shortcodes.js';
 
 function removeIcons(state: StateCore): void {
   for (const token of state.tokens) {

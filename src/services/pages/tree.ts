@@ -35,8 +35,11 @@ export const reorderInput = z.object({
 });
 
 // One collator for every comparison: `localeCompare` with options builds one per call,
-// which made sorting a 5,000-page tree the costliest part of building it.
-const naturalOrder = new Intl.Collator('en', { numeric: true }).compare;
+// which made sorting a 5,000-page tree the costliest part of building it. Made on first
+// use, as creating it maps ICU data a server that has built no tree need not hold.
+let collator: Intl.Collator | undefined;
+const naturalOrder = (a: string, b: string): number =>
+  (collator ??= new Intl.Collator('en', { numeric: true })).compare(a, b);
 
 const byOrderThenName = (a: TreeNode, b: TreeNode): number =>
   a.sort_order - b.sort_order ||
