@@ -45,7 +45,7 @@ export async function exportSearchScript(
   const list: Array<[string, string, Array<[string, string | null, string]>]> = [];
   let next = 0;
   for (const { page, body } of pages) {
-    const found = sectionsOf(page, body);
+    const found = await sectionsOf(page, body);
     const sections: readonly PageSection[] = found.length
       ? found
       : [{ heading: null, anchor: null, text: '' }];

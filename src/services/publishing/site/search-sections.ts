@@ -8,7 +8,7 @@
  */
 import MiniSearch, { type Options, type SearchOptions } from 'minisearch';
 import { LruCache } from '../../../lib/lru-cache.js';
-import { markdownSections, type PageSection } from '../../../render/sections.js';
+import type { PageSection } from '../../../render/sections.js';
 import type { SitePage } from './nav.js';
 
 /**
@@ -70,11 +70,15 @@ const sectionCache = new LruCache<PageSection[]>(20_000, 64 * 1024 * 1024, (sect
   sections.reduce((n, s) => n + s.text.length + (s.heading?.length ?? 0) + 32, 0),
 );
 
-/** The sections of one page body, cached by its content hash. */
-export function sectionsOf(page: SitePage, body: string): PageSection[] {
+/**
+ * The sections of one page body, cached by its content hash. The section parser (the
+ * Markdown stack with every dialect) is loaded on the first search, not at start.
+ */
+export async function sectionsOf(page: SitePage, body: string): Promise<PageSection[]> {
   const key = page.contentHash || `${page.path}\u0000${body.length}`;
   let sections = sectionCache.get(key);
   if (!sections) {
+    const { markdownSections } = await import('../../../render/sections.js');
     sections = markdownSections(body);
     sectionCache.set(key, sections);
   }

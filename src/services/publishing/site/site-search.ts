@@ -115,7 +115,7 @@ async function update(built: Built, source: SiteSource): Promise<Built> {
   }
   for (const page of source.pages) {
     if (built.pages.has(page.path)) continue;
-    const sections = sectionsOf(page, await source.body(page));
+    const sections = await sectionsOf(page, await source.body(page));
     const id = built.nextId++;
     built.index.add(pageDoc(page, sections, id));
     built.paths.set(id, page.path);
