@@ -76,6 +76,9 @@ export function createPageContext(deps: PagesDeps) {
     filesOf,
     findRow,
 
+    /** The file and its index row as they are now, and whether they agree (see `inSync`). */
+    snapshot: (loc: Located) => snapshot(loc.files, loc.workspace.id, loc.path),
+
     /** Checks the actor's rights (404 without read access, 403 without the role) and normalises the path. */
     async locate(actor: Actor, workspace: string, rawPath: string, need: Requirement): Promise<Located> {
       const access = await deps.access.require(actor, workspace, need);

@@ -4,9 +4,9 @@ import { parsePageFile } from '../../domain/frontmatter.js';
 import * as pagesTable from '../../store/repositories/pages.js';
 import type { Queryable } from '../../store/repositories/queryable.js';
 import type { PageRow } from '../../store/schema.js';
-import { type ActivityEntry, record } from '../activity.js';
+import { type ActivityEntry, recordMany } from '../activity.js';
 import type { Current, Located, PageContext } from './context.js';
-import { indexForSearch } from './page-object.js';
+import { indexManyForSearch } from './page-object.js';
 
 /** Most saves applied as one batch; the rest wait for the next (bounds one batch's memory and time). */
 const MAX_BATCH = 64;
@@ -125,10 +125,12 @@ export function createSaveBatcher(ctx: PageContext) {
 
   /** Checks each save in arrival order; answers the ones that write, settling the others now. */
   async function planAll(workspaceId: string, queue: Queue, jobs: Pending[]): Promise<Entry[]> {
-    const latest = new Map<string, { current: Current; entry: Entry }>();
+    // The last planned write of this batch to each page, which a later save to it is checked against.
+    const latest = new Map<string, Entry>();
     const entries: Entry[] = [];
     const deferred: Pending[] = [];
     const state = { pagesCreated: 0 };
+    const current = firstReads(jobs);
     for (const pending of jobs) {
       const { loc } = pending.job;
       // A page a deferred save waits on keeps its later saves in order behind it.
@@ -138,16 +140,15 @@ export function createSaveBatcher(ctx: PageContext) {
       }
       try {
         const before = latest.get(loc.path);
-        const plan = await pending.job.plan(before?.current ?? (await ctx.currentLocked(loc)), state);
+        const plan = await pending.job.plan(before ? planned(before.write) : await current(loc), state);
         if (!plan.write) {
           pending.resolve(plan.outcome);
           continue;
         }
-        const entry: Entry = { ...pending, plan, write: plan.write, prior: before?.entry };
+        const entry: Entry = { ...pending, plan, write: plan.write, prior: before };
         entries.push(entry);
         if (!plan.write.exists) state.pagesCreated++;
-        const file = { text: plan.write.text, ...parsePageFile(plan.write.text) };
-        latest.set(loc.path, { current: { file, row: plan.write.row }, entry });
+        latest.set(loc.path, entry);
       } catch (error) {
         if (error === DEFER_SAVE) deferred.push(pending);
         else pending.reject(error);
@@ -160,7 +161,32 @@ export function createSaveBatcher(ctx: PageContext) {
     return entries;
   }
 
-  /** Stages every file in parallel, renames them in order, then fsyncs each directory once. */
+  /**
+   * Each page's state for the first save of the batch to it, its file and row read for all
+   * pages at once (one after the other, a batch waited on the disk for each page in turn).
+   * A page whose file and row disagree, or read after a reconciliation of this batch, is
+   * read again under the usual rule (`currentLocked`), which reconciles one at a time.
+   */
+  function firstReads(jobs: Pending[]): (loc: Located) => Promise<Current> {
+    const reads = new Map<string, Promise<{ ok: Current & { synced: boolean } } | { error: unknown }>>();
+    for (const { job } of jobs) {
+      if (reads.has(job.loc.path)) continue;
+      const read = ctx.snapshot(job.loc).then(
+        (ok) => ({ ok }),
+        (error: unknown) => ({ error }),
+      );
+      reads.set(job.loc.path, read);
+    }
+    let reconciled = false;
+    return async (loc) => {
+      const read = await reads.get(loc.path);
+      if (read && 'ok' in read && read.ok.synced && !reconciled) return read.ok;
+      reconciled = true;
+      return ctx.currentLocked(loc);
+    };
+  }
+
+  /** Stages every file in parallel, renames them (in order for one page), then fsyncs each directory once. */
   async function writeFiles(entries: Entry[]): Promise<void> {
     await Promise.all(
       entries.map(async (entry) => {
@@ -172,21 +198,31 @@ export function createSaveBatcher(ctx: PageContext) {
         }
       }),
     );
+    const byPage = new Map<string, Entry[]>();
+    for (const entry of entries)
+      byPage.set(entry.job.loc.path, [...(byPage.get(entry.job.loc.path) ?? []), entry]);
+    await Promise.all(
+      [...byPage.values()].map(async (chain) => {
+        for (const entry of chain) {
+          // A save planned on an earlier one that failed must not land on the page as it still is.
+          if (entry.error === undefined && entry.prior?.error !== undefined) entry.error = entry.prior.error;
+          if (entry.error !== undefined) {
+            await entry.staged?.discard();
+            continue;
+          }
+          try {
+            await entry.staged!.commit();
+          } catch (error) {
+            entry.error = ctx.fsFailure(entry.job.loc.path, error);
+          }
+        }
+      }),
+    );
     const byDir = new Map<string, Entry[]>();
     for (const entry of entries) {
-      // A save planned on an earlier one that failed must not land on the page as it still is.
-      if (entry.error === undefined && entry.prior?.error !== undefined) entry.error = entry.prior.error;
-      if (entry.error !== undefined) {
-        await entry.staged?.discard();
-        continue;
-      }
-      try {
-        await entry.staged!.commit();
-        const dir = path.dirname(entry.abs!);
-        byDir.set(dir, [...(byDir.get(dir) ?? []), entry]);
-      } catch (error) {
-        entry.error = ctx.fsFailure(entry.job.loc.path, error);
-      }
+      if (entry.error !== undefined) continue;
+      const dir = path.dirname(entry.abs!);
+      byDir.set(dir, [...(byDir.get(dir) ?? []), entry]);
     }
     await Promise.all(
       [...byDir].map(async ([dir, inDir]) => {
@@ -199,13 +235,16 @@ export function createSaveBatcher(ctx: PageContext) {
     );
   }
 
+  /** The page as a planned write leaves it. */
+  function planned(write: PlannedWrite): Current {
+    return { file: { text: write.text, ...parsePageFile(write.text) }, row: write.row };
+  }
+
   /** One transaction for every written page; if it fails, each page on its own, so one bad row fails alone. */
   async function writeRows(entries: Entry[]): Promise<void> {
     if (entries.length === 0) return;
     try {
-      await db.transaction().execute(async (trx) => {
-        for (const entry of entries) await writeRow(trx, entry);
-      });
+      await db.transaction().execute((trx) => writeAll(trx, entries));
       return;
     } catch (error) {
       if (entries.length === 1) {
@@ -215,24 +254,31 @@ export function createSaveBatcher(ctx: PageContext) {
     }
     for (const entry of entries) {
       try {
-        await db.transaction().execute((trx) => writeRow(trx, entry));
+        await db.transaction().execute((trx) => writeAll(trx, [entry]));
       } catch (error) {
         entry.error = error;
       }
     }
   }
 
-  /** The page row, its activity entry and its search document. */
-  async function writeRow(trx: Queryable, { job, write }: Entry): Promise<void> {
-    if (write.exists) {
-      await pagesTable.replaceRow(trx, write.row);
-    } else {
-      // A row left at this path by a file removed behind Folio's back would block the insert.
-      await pagesTable.deleteAtPath(trx, job.loc.workspace.id, write.row.path);
-      await pagesTable.insertRow(trx, write.row);
+  /** The pages' rows, their activity entries and search documents, a few statements for all. */
+  async function writeAll(trx: Queryable, entries: Entry[]): Promise<void> {
+    for (const { job, write } of entries) {
+      if (write.exists) {
+        await pagesTable.replaceRow(trx, write.row);
+      } else {
+        // A row left at this path by a file removed behind Folio's back would block the insert.
+        await pagesTable.deleteAtPath(trx, job.loc.workspace.id, write.row.path);
+        await pagesTable.insertRow(trx, write.row);
+      }
     }
-    await record(trx, write.activity);
-    await indexForSearch(trx, deps.searchIndex, write.row, write.body);
+    await recordMany(
+      trx,
+      entries.map((e) => e.write.activity),
+    );
+    // A page written twice in the batch is indexed as the last write leaves it.
+    const last = new Map(entries.map(({ write }) => [write.row.id, { row: write.row, body: write.body }]));
+    await indexManyForSearch(trx, deps.searchIndex, [...last.values()]);
   }
 
   return {
