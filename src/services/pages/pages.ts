@@ -322,6 +322,9 @@ export function createPages(deps: PagesDeps) {
     /** The tree serialised once per change, with its ETag and a gzipped copy; see tree-cache.ts. */
     treeDocument: (actor: Actor, workspace: string) => trees.get(actor, workspace),
 
+    /** How many saves to the workspace wait for its next batch; see save-batch.ts. */
+    waitingSaves: (workspaceId: string) => saves.waiting(workspaceId),
+
     /** Writes `order` into pages of one folder; see tree.ts. */
     reorder: (actor: Actor, workspace: string, input: Parameters<typeof reorderPages>[3]) =>
       reorderPages(ctx, actor, workspace, input),

@@ -282,6 +282,9 @@ export function createSaveBatcher(ctx: PageContext) {
   }
 
   return {
+    /** How many saves to the workspace wait for its next batch (for operators' metrics and tests). */
+    waiting: (workspaceId: string): number => queues.get(workspaceId)?.pending.length ?? 0,
+
     /**
      * Applies `job` in the workspace's next batch; resolves once its file is durable and
      * its rows are committed, rejects with what refused or failed it.
