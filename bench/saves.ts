@@ -62,6 +62,14 @@ interface Run {
   saves: number;
   perSecond: number;
   latencies: number[];
+  /** The server's CPU time (user + system) per save, ms. */
+  cpuPerSave: number;
+}
+
+/** CPU time (user + system) a process has used so far, ms, from /proc. */
+function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
 export async function benchSaves(): Promise<void> {
@@ -84,6 +92,7 @@ export async function benchSaves(): Promise<void> {
     /** `writers` writers saving back to back for `ms`; each save's time from send to answer. */
     const run = async (writers: number, ms: number): Promise<Run> => {
       const latencies: number[] = [];
+      const cpu0 = cpuMs(server.pid!);
       const start = performance.now();
       const end = start + ms;
       await Promise.all(
@@ -100,7 +109,8 @@ export async function benchSaves(): Promise<void> {
         }),
       );
       const elapsed = (performance.now() - start) / 1000;
-      return { saves: latencies.length, perSecond: latencies.length / elapsed, latencies };
+      const cpuPerSave = (cpuMs(server.pid!) - cpu0) / latencies.length;
+      return { saves: latencies.length, perSecond: latencies.length / elapsed, latencies, cpuPerSave };
     };
 
     await run(WRITERS, WARMUP_MS);
@@ -124,6 +134,10 @@ export async function benchSaves(): Promise<void> {
       {
         figure: `${WRITERS} writers: save p50 / p99`,
         value: `${ms(percentile(many.latencies, 50))} / ${ms(percentile(many.latencies, 99))}`,
+      },
+      {
+        figure: `server CPU per save, 1 / ${WRITERS} writers`,
+        value: `${ms(one.cpuPerSave)} / ${ms(many.cpuPerSave)}`,
       },
     ]);
   } finally {
