@@ -115,4 +115,24 @@ describeEachDatabase('saves to one workspace applied as one batch ($name)', (tar
     });
     expect(two.body.results.map((r: any) => r.path)).toEqual(['shared.md']);
   });
+
+  it('moves the saves past a batch’s byte budget to the next batch, keeping their order', async () => {
+    const big = (n: number) => `${String(n).repeat(10)} ${'lorem ipsum '.repeat(17_000)}`;
+    const hashes: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const created = await send('POST', `big/p${i}.md`, { title: `Big ${i}`, body: 'small' });
+      hashes.push(created.body.content_hash);
+    }
+    const lock = await holdLock();
+    queued.length = 0;
+    for (let i = 0; i < 3; i++)
+      await enqueue('PUT', `big/p${i}.md`, { body: big(i), lastKnownHash: hashes[i] });
+    await enqueue('PUT', 'big/p2.md', { body: 'after the big one', lastKnownHash: contentHash(big(2)) });
+    await lock.release();
+    const answers = await Promise.all(queued);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    expect((await read('big/p0.md')).content).toBe(big(0));
+    expect((await read('big/p1.md')).content).toBe(big(1));
+    expect((await read('big/p2.md')).content).toBe('after the big one');
+  });
 });

@@ -10,6 +10,12 @@ import { indexManyForSearch } from './page-object.js';
 
 /** Most saves applied as one batch; the rest wait for the next (bounds one batch's memory and time). */
 const MAX_BATCH = 64;
+/**
+ * Most bytes of page text one batch writes: its search documents are derived in its one
+ * transaction, so a batch of large pages would hold the event loop for their sum. The save
+ * that crosses it ends the batch; a single larger save still forms a batch of its own.
+ */
+const MAX_BATCH_BYTES = 256 * 1024;
 
 /** What a save answers once it is applied (or found to change nothing). */
 export interface SaveOutcome {
@@ -100,7 +106,12 @@ export function createSaveBatcher(ctx: PageContext) {
         queue.scheduled = false;
         const jobs = queue.pending.splice(0, MAX_BATCH);
         if (queue.pending.length > 0) schedule(workspaceId, queue);
-        await runBatch(workspaceId, queue, jobs);
+        try {
+          await runBatch(workspaceId, queue, jobs);
+        } catch (error) {
+          // A fault outside any one save's steps: every save not yet answered fails with it.
+          for (const job of jobs) job.reject(error);
+        }
       })
       .catch((error: unknown) => {
         // The lock could not be had (a lost PostgreSQL connection): what waited for it fails.
@@ -131,8 +142,15 @@ export function createSaveBatcher(ctx: PageContext) {
     const deferred: Pending[] = [];
     const state = { pagesCreated: 0 };
     const current = firstReads(jobs);
-    for (const pending of jobs) {
+    let bytes = 0;
+    for (const [index, pending] of jobs.entries()) {
       const { loc } = pending.job;
+      if (bytes >= MAX_BATCH_BYTES) {
+        deferred.push(...jobs.slice(index));
+        break;
+      }
+      // Each save's checks in a turn of the event loop of their own, so other requests get theirs.
+      if (index > 0) await new Promise((resolve) => setImmediate(resolve));
       // A page a deferred save waits on keeps its later saves in order behind it.
       if (deferred.some((d) => d.job.loc.path === loc.path)) {
         deferred.push(pending);
@@ -148,6 +166,7 @@ export function createSaveBatcher(ctx: PageContext) {
         const entry: Entry = { ...pending, plan, write: plan.write, prior: before };
         entries.push(entry);
         if (!plan.write.exists) state.pagesCreated++;
+        bytes += plan.write.text.length;
         latest.set(loc.path, entry);
       } catch (error) {
         if (error === DEFER_SAVE) deferred.push(pending);
