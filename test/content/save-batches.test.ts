@@ -135,4 +135,25 @@ describeEachDatabase('saves to one workspace applied as one batch ($name)', (tar
     expect((await read('big/p1.md')).content).toBe(big(1));
     expect((await read('big/p2.md')).content).toBe('after the big one');
   });
+
+  it('reconciles a page changed on disk when a batch reaches it, and checks its save against the disk', async () => {
+    const first = await send('POST', 'disk/one.md', { title: 'One', body: 'one' });
+    const second = await send('POST', 'disk/two.md', { title: 'Two', body: 'two' });
+    const file = fileIn(ctx.server, ws.id, 'disk/two.md');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('two', 'edited on disk'));
+    const lock = await holdLock();
+    queued.length = 0;
+    await enqueue('PUT', 'disk/one.md', { body: 'one again', lastKnownHash: first.body.content_hash });
+    await enqueue('PUT', 'disk/two.md', {
+      body: 'from a stale read',
+      lastKnownHash: second.body.content_hash,
+    });
+    await enqueue('PUT', 'disk/two.md', { body: 'two again', lastKnownHash: contentHash('edited on disk') });
+    await lock.release();
+    const answers = await Promise.all(queued);
+    expect(answers.map((a) => a.status)).toEqual([200, 409, 200]);
+    expect(answers[1]!.body.details.current_hash).toBe(contentHash('edited on disk'));
+    expect((await read('disk/one.md')).content).toBe('one again');
+    expect((await read('disk/two.md')).content).toBe('two again');
+  });
 });

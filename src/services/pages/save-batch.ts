@@ -199,8 +199,11 @@ export function createSaveBatcher(ctx: PageContext) {
     let reconciled = false;
     return async (loc) => {
       const read = await reads.get(loc.path);
-      if (read && 'ok' in read && read.ok.synced && !reconciled) return read.ok;
-      reconciled = true;
+      if (read && 'ok' in read) {
+        if (read.ok.synced && !reconciled) return read.ok;
+        // currentLocked reconciles the workspace, which reads taken before it may not have seen.
+        if (!read.ok.synced) reconciled = true;
+      }
       return ctx.currentLocked(loc);
     };
   }
