@@ -8,6 +8,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   startup: async () => (await import('./startup.js')).benchStartup(),
   passwords: async () => (await import('./passwords.js')).benchPasswords(),
   pages: async () => (await import('./pages.js')).benchPages(),
+  saves: async () => (await import('./saves.js')).benchSaves(),
   large: async () => (await import('./large.js')).benchLarge(),
   load: async () => (await import('./load.js')).benchLoad(),
   processes: async () => (await import('./processes.js')).benchProcesses(),

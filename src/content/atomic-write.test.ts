@@ -8,6 +8,7 @@ import {
   moveFileDurable,
   pruneEmptyDirs,
   removeFileDurable,
+  stageFile,
   writeFileAtomic,
 } from './atomic-write.js';
 
@@ -23,6 +24,21 @@ afterEach(async () => {
 
 const tempFiles = async (d: string): Promise<string[]> =>
   (await readdir(d)).filter((name) => name.startsWith(TEMP_PREFIX));
+
+describe('stageFile', () => {
+  it('leaves the target as it was until commit, and discard leaves nothing behind', async () => {
+    const file = path.join(dir, 'notes', 'page.md');
+    const staged = await stageFile(file, 'first');
+    await expect(stat(file)).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await tempFiles(path.join(dir, 'notes'))).toHaveLength(1);
+    await staged.commit();
+    expect(await readFile(file, 'utf8')).toBe('first');
+    const dropped = await stageFile(file, 'second');
+    await dropped.discard();
+    expect(await readFile(file, 'utf8')).toBe('first');
+    expect(await tempFiles(path.join(dir, 'notes'))).toEqual([]);
+  });
+});
 
 describe('writeFileAtomic', () => {
   it('creates missing parent folders and writes strings and buffers', async () => {

@@ -19,15 +19,47 @@ export async function writeFileAtomic(
   data: string | Buffer,
   options: { mode?: number } = {},
 ): Promise<void> {
-  const dir = path.dirname(absPath);
+  const staged = await stageFile(absPath, data, options);
+  await staged.commit();
+  await fsyncDir(path.dirname(absPath));
+}
+
+/** A file's new content, written and fsynced beside it, not yet in place. */
+export interface StagedFile {
+  /** Renames the staged content over the target (no directory fsync: the caller does it, once per directory). */
+  commit(): Promise<void>;
+  /** Removes the staged content, leaving the target as it was. */
+  discard(): Promise<void>;
+}
+
+/**
+ * The first half of `writeFileAtomic`, for writing many files as one group: the temp
+ * file is written and fsynced now, so several can be staged in parallel; `commit`
+ * renames it into place, and the caller fsyncs each directory once after all renames
+ * (`fsyncDir`) before calling any of them durable.
+ */
+export async function stageFile(
+  absPath: string,
+  data: string | Buffer,
+  options: { mode?: number } = {},
+): Promise<StagedFile> {
   const tmp = await writeTempBeside(absPath, data, options.mode);
-  try {
-    await rename(tmp, absPath);
-  } catch (err) {
-    await unlink(tmp).catch(() => undefined);
-    throw err;
-  }
-  await fsyncDir(dir);
+  const discard = () =>
+    unlink(tmp).then(
+      () => undefined,
+      () => undefined,
+    );
+  return {
+    async commit() {
+      try {
+        await rename(tmp, absPath);
+      } catch (err) {
+        await discard();
+        throw err;
+      }
+    },
+    discard,
+  };
 }
 
 /**

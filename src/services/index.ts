@@ -171,7 +171,8 @@ export async function createServices(deps: ServiceDeps) {
     moveRecovery,
     dataDir,
     frontmatterMode,
-    planLimits,
+    // Only a plan that limits pages is asked; the Community's has none to ask.
+    ...(billing ? { planLimits } : {}),
   });
   // Co-editing rooms note who else typed a page they saved; its commit names them.
   const coAuthors = createCoAuthorNotes();

@@ -76,6 +76,9 @@ export function createPageContext(deps: PagesDeps) {
     filesOf,
     findRow,
 
+    /** The file and its index row as they are now, and whether they agree (see `inSync`). */
+    snapshot: (loc: Located) => snapshot(loc.files, loc.workspace.id, loc.path),
+
     /** Checks the actor's rights (404 without read access, 403 without the role) and normalises the path. */
     async locate(actor: Actor, workspace: string, rawPath: string, need: Requirement): Promise<Located> {
       const access = await deps.access.require(actor, workspace, need);
@@ -137,15 +140,23 @@ export function createPageContext(deps: PagesDeps) {
       try {
         return await write();
       } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'ENOTDIR' || code === 'EEXIST' || code === 'EISDIR') {
-          throw conflict(`A file or folder is in the way of ${path}`);
-        }
-        if (code === 'ENAMETOOLONG') throw invalid('path', 'Path is too long for the file system');
-        throw error;
+        throw fsFailure(path, error);
       }
     },
+
+    /** What a failed file-system write of `path` answers: see `fsWrite`. */
+    fsFailure,
   };
 }
 
 export type PageContext = ReturnType<typeof createPageContext>;
+
+/** "Something is in the way" as 409 and an over-long name as 400; other errors unchanged. */
+function fsFailure(path: string, error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code === 'ENOTDIR' || code === 'EEXIST' || code === 'EISDIR') {
+    return conflict(`A file or folder is in the way of ${path}`);
+  }
+  if (code === 'ENAMETOOLONG') return invalid('path', 'Path is too long for the file system');
+  return error;
+}

@@ -10,6 +10,7 @@ import {
   MAX_FRONTMATTER_BYTES,
   MAX_FRONTMATTER_KEYS,
   parsePageFile,
+  serializePageFile,
 } from '../../domain/frontmatter.js';
 import { patchFrontmatterText } from '../../domain/frontmatter-patch.js';
 import { CAN } from '../../domain/policy.js';
@@ -17,9 +18,8 @@ import { AppError, conflict, invalid } from '../../errors.js';
 import * as pagesTable from '../../store/repositories/pages.js';
 import type { PageRow } from '../../store/schema.js';
 import { actorIdOf, record } from '../activity.js';
-import { createPageContext, type Located, type PagesDeps } from './context.js';
+import { createPageContext, type Current, type Located, type PagesDeps } from './context.js';
 import {
-  indexForSearch,
   type PageObject,
   parseTags,
   presentPage,
@@ -31,6 +31,7 @@ import { movePage } from './moves.js';
 import { reorderPages } from './tree.js';
 import { createTreeCache } from './tree-cache.js';
 import { upsertPage } from './upsert.js';
+import { type BatchState, createSaveBatcher, DEFER_SAVE, type SavePlan } from './save-batch.js';
 import { ULID_RE } from './reconcile-files.js';
 import {
   type CreatePageInput,
@@ -45,49 +46,30 @@ export type { PagesDeps } from './context.js';
  * Pages: files in the workspace tree are the truth, the `pages` rows their
  * index. Every write holds the workspace lock across the hash check, the
  * atomic file write and the one transaction that updates the row, the
- * activity feed and the search document; events go out after commit.
+ * activity feed and the search document; events go out after commit. Creates
+ * and saves to one workspace arriving together share one turn of the lock,
+ * one directory fsync and one transaction (save-batch.ts).
  */
 export function createPages(deps: PagesDeps) {
   const ctx = createPageContext(deps);
   const trees = createTreeCache(ctx);
   const { db } = ctx;
   const { events, clock, searchIndex, lock } = deps;
-
-  /** Writes the page row, its activity and its search document in one transaction. */
-  async function commit(
-    loc: Located,
-    row: PageRow,
-    body: string,
-    exists: boolean,
-    activity: Parameters<typeof record>[1],
-  ) {
-    await db.transaction().execute(async (trx) => {
-      if (exists) {
-        await pagesTable.replaceRow(trx, row);
-      } else {
-        // A row left at this path by a file removed behind Folio's back would block the insert.
-        await pagesTable.deleteAtPath(trx, loc.workspace.id, row.path);
-        await pagesTable.insertRow(trx, row);
-      }
-      await record(trx, activity);
-      await indexForSearch(trx, searchIndex, row, body);
-    });
-  }
+  const saves = createSaveBatcher(ctx);
 
   /**
-   * Writes a new page file and indexes it; the caller holds the lock and has checked the path
-   * is free. A new page gets a new id; a restored one may bring back its own (`id`).
+   * Plans a new page file and its row; the caller has checked the path is free. A new page
+   * gets a new id; a restored one may bring back its own (`id`).
    */
-  async function create(
+  function planCreate(
     actor: Actor,
     loc: Located,
     fields: Record<string, unknown>,
     body: string,
     id: string = ulid(),
-  ) {
+  ): SavePlan {
     const now = clock.now().toISOString();
     const frontmatter = canonicalFrontmatter({ ...fields, id });
-    await ctx.fsWrite(loc.path, () => loc.files.write(loc.path, frontmatter, body));
     const row = rowFor({
       id: frontmatter.id as string,
       workspaceId: loc.workspace.id,
@@ -98,7 +80,7 @@ export function createPages(deps: PagesDeps) {
       now,
       updatedBy: actorIdOf(actor),
     });
-    await commit(loc, row, body, false, {
+    const activity = {
       workspaceId: loc.workspace.id,
       action: 'page_created',
       path: loc.path,
@@ -106,8 +88,30 @@ export function createPages(deps: PagesDeps) {
       actorId: actorIdOf(actor),
       at: now,
       details: { title: row.title, content_hash: row.content_hash },
-    });
-    return row;
+    } as const;
+    return {
+      outcome: { row, body, created: true, changed: true },
+      write: { text: serializePageFile(frontmatter, body), row, body, exists: false, activity },
+    };
+  }
+
+  /** 409 when a file is already at the page's path. */
+  function requireFree(loc: Located, current: Current): void {
+    if (current.file) {
+      throw new AppError('CONFLICT', `A page already exists at ${loc.path}`, {
+        details: { path: loc.path, page_id: current.row?.id ?? null },
+      });
+    }
+  }
+
+  /**
+   * The plan limit on pages, asked before a save creates one. The index does not count the
+   * pages earlier saves of the batch create, so such a save waits for the next batch.
+   */
+  async function requirePageRoom(loc: Located, batch: BatchState): Promise<void> {
+    if (!deps.planLimits) return;
+    if (batch.pagesCreated > 0) throw DEFER_SAVE;
+    await deps.planLimits.requirePage(loc.workspace.org_id);
   }
 
   const pages = {
@@ -126,25 +130,23 @@ export function createPages(deps: PagesDeps) {
       input: z.infer<typeof createPageInput>,
     ): Promise<PageObject> {
       const loc = await ctx.locate(actor, workspace, path, CAN.edit);
-      await deps.planLimits?.requirePage(loc.workspace.org_id);
-      const row = await lock.run(loc.workspace.id, async () => {
-        const current = await ctx.currentLocked(loc);
-        if (current.file) {
-          throw new AppError('CONFLICT', `A page already exists at ${loc.path}`, {
-            details: { path: loc.path, page_id: current.row?.id ?? null },
-          });
-        }
-        return create(
-          actor,
-          loc,
-          {
-            title: input.title,
-            description: input.description,
-            tags: input.tags && input.tags.length > 0 ? [...new Set(input.tags)] : undefined,
-            status: input.publish ? 'published' : 'draft',
-          },
-          input.body ?? '',
-        );
+      const { row } = await saves.save({
+        loc,
+        async plan(current, batch) {
+          await requirePageRoom(loc, batch);
+          requireFree(loc, current);
+          return planCreate(
+            actor,
+            loc,
+            {
+              title: input.title,
+              description: input.description,
+              tags: input.tags && input.tags.length > 0 ? [...new Set(input.tags)] : undefined,
+              status: input.publish ? 'published' : 'draft',
+            },
+            input.body ?? '',
+          );
+        },
       });
       events.emit('page-created', {
         workspace_id: loc.workspace.id,
@@ -167,75 +169,81 @@ export function createPages(deps: PagesDeps) {
       input: z.infer<typeof updatePageInput>,
     ): Promise<{ page: PageObject; created: boolean }> {
       const loc = await ctx.locate(actor, workspace, path, CAN.edit);
-      const result = await lock.run(loc.workspace.id, async () => {
-        const current = await ctx.currentLocked(loc);
-        if (!current.file) {
-          if (input.lastKnownHash !== undefined) await ctx.requireVisible(loc, current);
-          await deps.planLimits?.requirePage(loc.workspace.org_id);
-          const fields = mergeFrontmatter(undefined, {}, input.frontmatter);
-          fields.title ??= titleFromPath(loc.path);
-          fields.status ??= 'draft';
-          const row = await create(actor, loc, fields, input.body ?? '');
-          return { row, body: input.body ?? '', created: true, changed: true };
-        }
-        const { file, row } = await ctx.requireVisible(loc, current);
-        // Reading the file parsed its YAML; merging and patching it is more YAML work, each
-        // step given its own turn of the event loop (see `authorText`).
-        await nextTurn();
-        if (input.lastKnownHash === undefined) {
-          throw invalid(
-            'lastKnownHash',
-            'lastKnownHash is required to update an existing page; send its content_hash',
+      const result = await saves.save({
+        loc,
+        plan: async (current, batch) => {
+          if (!current.file) {
+            if (input.lastKnownHash !== undefined) await ctx.requireVisible(loc, current);
+            await requirePageRoom(loc, batch);
+            const fields = mergeFrontmatter(undefined, {}, input.frontmatter);
+            fields.title ??= titleFromPath(loc.path);
+            fields.status ??= 'draft';
+            return planCreate(actor, loc, fields, input.body ?? '');
+          }
+          const { file, row } = await ctx.requireVisible(loc, current);
+          // Reading the file parsed its YAML; merging and patching it is more YAML work, each
+          // step given its own turn of the event loop (see `authorText`).
+          await nextTurn();
+          if (input.lastKnownHash === undefined) {
+            throw invalid(
+              'lastKnownHash',
+              'lastKnownHash is required to update an existing page; send its content_hash',
+            );
+          }
+          const currentHash = contentHash(file.body);
+          if (input.lastKnownHash !== currentHash) {
+            throw conflict('The page was changed since you read it', {
+              current_hash: currentHash,
+              your_hash: input.lastKnownHash,
+              modified_by: row.updated_by,
+              modified_at: row.updated_at,
+            });
+          }
+          const frontmatter = mergeFrontmatter(
+            row,
+            file.error === undefined ? file.frontmatter : lastGood(row),
+            input.frontmatter,
           );
-        }
-        const currentHash = contentHash(file.body);
-        if (input.lastKnownHash !== currentHash) {
-          throw conflict('The page was changed since you read it', {
-            current_hash: currentHash,
-            your_hash: input.lastKnownHash,
-            modified_by: row.updated_by,
-            modified_at: row.updated_at,
+          const body = input.body ?? file.body;
+          const now = clock.now().toISOString();
+          const next = rowFor({
+            id: row.id,
+            workspaceId: loc.workspace.id,
+            path: loc.path,
+            file: { frontmatter, body },
+            previous: row,
+            mode: 'lenient',
+            now,
+            updatedBy: actorIdOf(actor),
           });
-        }
-        const frontmatter = mergeFrontmatter(
-          row,
-          file.error === undefined ? file.frontmatter : lastGood(row),
-          input.frontmatter,
-        );
-        const body = input.body ?? file.body;
-        const now = clock.now().toISOString();
-        const next = rowFor({
-          id: row.id,
-          workspaceId: loc.workspace.id,
-          path: loc.path,
-          file: { frontmatter, body },
-          previous: row,
-          mode: 'lenient',
-          now,
-          updatedBy: actorIdOf(actor),
-        });
-        const unchanged =
-          file.error === undefined &&
-          next.content_hash === row.content_hash &&
-          next.frontmatter_hash === row.frontmatter_hash;
-        if (unchanged) return { row, body, created: false, changed: false };
-        // The author's frontmatter text (comments, key order, line endings) is kept byte for
-        // byte: a body-only save leaves it alone, a frontmatter change patches just its keys.
-        const text = await authorText(file, input.frontmatter, frontmatter);
-        await ctx.fsWrite(loc.path, async () => {
-          if (text !== null) await loc.files.writeRaw(loc.path, replaceBody({ ...file, text }, body));
-          else await loc.files.write(loc.path, frontmatter, body);
-        });
-        await commit(loc, next, body, true, {
-          workspaceId: loc.workspace.id,
-          action: 'page_updated',
-          path: loc.path,
-          pageId: row.id,
-          actorId: actorIdOf(actor),
-          at: now,
-          details: { previous_hash: row.content_hash, content_hash: next.content_hash },
-        });
-        return { row: next, body, created: false, changed: true };
+          const unchanged =
+            file.error === undefined &&
+            next.content_hash === row.content_hash &&
+            next.frontmatter_hash === row.frontmatter_hash;
+          if (unchanged) return { outcome: { row, body, created: false, changed: false } };
+          // The author's frontmatter text (comments, key order, line endings) is kept byte for
+          // byte: a body-only save leaves it alone, a frontmatter change patches just its keys.
+          const text = await authorText(file, input.frontmatter, frontmatter);
+          return {
+            outcome: { row: next, body, created: false, changed: true },
+            write: {
+              text:
+                text !== null ? replaceBody({ ...file, text }, body) : serializePageFile(frontmatter, body),
+              row: next,
+              body,
+              exists: true,
+              activity: {
+                workspaceId: loc.workspace.id,
+                action: 'page_updated',
+                path: loc.path,
+                pageId: row.id,
+                actorId: actorIdOf(actor),
+                at: now,
+                details: { previous_hash: row.content_hash, content_hash: next.content_hash },
+              },
+            },
+          };
+        },
       });
       if (result.changed) {
         const type = result.created ? 'page-created' : 'page-updated';
@@ -256,20 +264,19 @@ export function createPages(deps: PagesDeps) {
       revision: { frontmatter: Record<string, unknown>; body: string; pageId: string | undefined },
     ): Promise<PageObject> {
       const loc = await ctx.locate(actor, workspace, path, CAN.edit);
-      const row = await lock.run(loc.workspace.id, async () => {
-        if ((await ctx.currentLocked(loc)).file) {
-          throw new AppError('CONFLICT', `A page already exists at ${loc.path}`, {
-            details: { path: loc.path },
-          });
-        }
-        const { id: _id, ...fields } = revision.frontmatter;
-        fields.title ??= titleFromPath(loc.path);
-        // Page ids are unique across the instance: an id taken since (a copy of the file) is not reused.
-        const free =
-          revision.pageId !== undefined &&
-          ULID_RE.test(revision.pageId) &&
-          (await pagesTable.findByIdAnywhere(db, revision.pageId)) === undefined;
-        return create(actor, loc, fields, revision.body, free ? revision.pageId : undefined);
+      const { row } = await saves.save({
+        loc,
+        async plan(current) {
+          requireFree(loc, current);
+          const { id: _id, ...fields } = revision.frontmatter;
+          fields.title ??= titleFromPath(loc.path);
+          // Page ids are unique across the instance: an id taken since (a copy of the file) is not reused.
+          const free =
+            revision.pageId !== undefined &&
+            ULID_RE.test(revision.pageId) &&
+            (await pagesTable.findByIdAnywhere(db, revision.pageId)) === undefined;
+          return planCreate(actor, loc, fields, revision.body, free ? revision.pageId : undefined);
+        },
       });
       events.emit('page-created', {
         workspace_id: loc.workspace.id,
@@ -317,6 +324,9 @@ export function createPages(deps: PagesDeps) {
 
     /** The tree serialised once per change, with its ETag and a gzipped copy; see tree-cache.ts. */
     treeDocument: (actor: Actor, workspace: string) => trees.get(actor, workspace),
+
+    /** How many saves to the workspace wait for its next batch; see save-batch.ts. */
+    waitingSaves: (workspaceId: string) => saves.waiting(workspaceId),
 
     /** Writes `order` into pages of one folder; see tree.ts. */
     reorder: (actor: Actor, workspace: string, input: Parameters<typeof reorderPages>[3]) =>
