@@ -73,6 +73,18 @@ const FALLBACK_NAME = FOLIO_IDENTITY.name;
 const FALLBACK_EMAIL = FOLIO_IDENTITY.email;
 /** How often staging is tried when files vanish under it (see commitPaths). */
 const STAGE_ATTEMPTS = 3;
+/** One entry of `git ls-tree -r -l`. */
+export interface TreeEntry {
+  /** Octal mode as git prints it: 100644/100755 regular file, 120000 symlink, 160000 submodule. */
+  mode: string;
+  /** blob, tree or commit. */
+  type: string;
+  object: string;
+  /** Bytes of a blob; 0 for a submodule. */
+  size: number;
+  path: string;
+}
+
 /** Strips characters git refuses in identities, falling back when nothing is left. */
 const ident = (value: string, fallback: string): string => value.replace(/[<>\n\r]/g, '').trim() || fallback;
 
@@ -438,6 +450,36 @@ export class WorkspaceRepo {
   async listFilesAt(ref: string): Promise<string[]> {
     const r = await this.git(['ls-tree', '-r', '-z', '--name-only', '--full-tree', assertRev(ref)]);
     return r.stdout.split('\0').filter((p) => p !== '');
+  }
+
+  /**
+   * Every entry of the tree of `ref`, recursively, with its mode, object and size (one
+   * `git ls-tree -r -l`): callers decide what they serve from the mode (120000 is a
+   * symlink, 160000 a submodule) and the size without reading a blob.
+   */
+  async listTreeAt(ref: string): Promise<TreeEntry[]> {
+    const r = await this.git(['ls-tree', '-r', '-z', '-l', '--full-tree', assertRev(ref)]);
+    const entries: TreeEntry[] = [];
+    for (const record of r.stdout.split('\0')) {
+      // "<mode> SP <type> SP <object> SP+ <size> TAB <path>"; size is "-" for a submodule.
+      const m = /^(\d{6}) (\w+) ([0-9a-f]+) +(-|\d+)\t(.+)$/s.exec(record);
+      if (!m) continue;
+      entries.push({
+        mode: m[1]!,
+        type: m[2]!,
+        object: m[3]!,
+        size: m[4] === '-' ? 0 : Number(m[4]),
+        path: m[5]!,
+      });
+    }
+    return entries;
+  }
+
+  /** A blob's bytes by object id, or null when there is no such blob. */
+  async readBlob(object: string): Promise<Buffer | null> {
+    if (!/^[0-9a-f]{40,64}$/.test(object)) return null;
+    const r = await this.git(['cat-file', 'blob', object], { allowFailure: true });
+    return r.code === 0 ? r.stdoutBytes : null;
   }
 
   private async resolve(ref: string): Promise<string | null> {

@@ -1,11 +1,14 @@
 /**
  * Documentation versions over HTTP: a version freezes the published pages under a git
  * tag, keeps serving them unchanged after the live pages change, and is served at the
- * site root once it is the default.
+ * site root once it is the default. Repository files the frozen pages reference (images
+ * beside a page, Obsidian attachments) are read from the tag too.
  */
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import yauzl from 'yauzl';
 import { describeEachDatabase } from '../helpers/databases.js';
 import type { TestServer } from '../helpers/server.js';
 import { registerUser, type TestUser } from '../helpers/users.js';
@@ -183,4 +186,80 @@ describeEachDatabase('versions ($name)', (target) => {
       expect(settings.body.default_version).toBeNull();
     });
   });
+
+  describe('repository files of a version', () => {
+    const A = Buffer.concat([PNG, Buffer.from('docs image as tagged')]);
+    const B = Buffer.concat([PNG, Buffer.from('attachment as tagged')]);
+
+    it('serves images beside pages and Obsidian attachments as they were at the tag, site and export', async () => {
+      const assets = await createWorkspace(server, owner, 'frozen-assets');
+      const tree = path.join(server.dataDir, 'workspaces', assets.id);
+      const write = (rel: string, bytes: Buffer) => {
+        fs.mkdirSync(path.dirname(path.join(tree, rel)), { recursive: true });
+        fs.writeFileSync(path.join(tree, rel), bytes);
+      };
+      write('docs/img/a.png', A);
+      write('docs/img/.hidden.png', PNG);
+      write('docs/img/unreferenced.png', PNG);
+      write('Attachments/b.png', B);
+      // A symlink in the tree is stored as mode 120000 and must never be served from the tag.
+      fs.symlinkSync('a.png', path.join(tree, 'docs/img/link.png'));
+      await createPage(server, owner, assets, 'docs/page.md', {
+        title: 'Page',
+        body: '![A](img/a.png)\n\n![[b.png]]\n\n![H](img/.hidden.png)\n\n![L](img/link.png)\n',
+        publish: true,
+      });
+      await setSettings(server, owner, assets, { public_site: true });
+      const made = await server.request('POST', `/api/v1/workspaces/${assets.id}/versions`, {
+        token: owner.token,
+        body: { slug: 'v1', name: 'One' },
+      });
+      expect(made.status).toBe(201);
+
+      // The live tree moves on: one image changes, the attachment goes.
+      write('docs/img/a.png', Buffer.concat([PNG, Buffer.from('changed later')]));
+      fs.rmSync(path.join(tree, 'Attachments/b.png'));
+
+      const base = '/p/frozen-assets/v/v1';
+      const page = await get(server, `${base}/docs/page`);
+      expect(page.status).toBe(200);
+      expect(page.text).toContain(`src="${base}/docs/img/a.png"`);
+      expect(page.text).toContain(`src="${base}/Attachments/b.png"`);
+      for (const [rel, bytes] of [
+        ['docs/img/a.png', A],
+        ['Attachments/b.png', B],
+      ] as const) {
+        const res = await fetch(`${server.url}${base}/${rel}`);
+        expect(res.status, rel).toBe(200);
+        expect(res.headers.get('content-type'), rel).toBe('image/png');
+        expect(Buffer.from(await res.arrayBuffer()).equals(bytes), rel).toBe(true);
+      }
+      for (const rel of ['docs/img/.hidden.png', 'docs/img/unreferenced.png', 'docs/img/link.png'])
+        expect((await get(server, `${base}/${rel}`)).status, rel).toBe(404);
+
+      const exported = await fetch(`${server.url}/api/v1/workspaces/${assets.id}/export?version=v1`, {
+        headers: { authorization: `Bearer ${owner.token}` },
+      });
+      expect(exported.status).toBe(200);
+      const files = await unzip(Buffer.from(await exported.arrayBuffer()));
+      expect(files.get('docs/img/a.png')?.equals(A)).toBe(true);
+      expect(files.get('Attachments/b.png')?.equals(B)).toBe(true);
+      expect(files.get('docs/page.html')!.toString()).toContain('src="img/a.png"');
+      expect(files.has('docs/img/.hidden.png')).toBe(false);
+      expect(files.has('docs/img/link.png')).toBe(false);
+      expect(files.has('docs/img/unreferenced.png')).toBe(false);
+    });
+  });
 });
+
+/** The files of a ZIP by name. */
+async function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
+  const zip = await yauzl.fromBufferPromise(bytes, { lazyEntries: true });
+  const files = new Map<string, Buffer>();
+  for await (const entry of zip.eachEntry()) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer);
+    files.set(entry.fileName, Buffer.concat(chunks));
+  }
+  return files;
+}

@@ -3,16 +3,30 @@ import type { Kysely, Selectable } from 'kysely';
 import { HEAD_BYTES, isPlainName, trimToCharBoundary } from '../../content/upload-files.js';
 import { UPLOADS_DIR } from '../../content/workspace-files.js';
 import { parsePageFile, readPageMeta } from '../../domain/frontmatter.js';
-import type { WorkspaceRepo } from '../../git/repository.js';
+import type { TreeEntry, WorkspaceRepo } from '../../git/repository.js';
 import type { Database, DocVersionsTable } from '../../store/schema.js';
 import type { SitePage } from './site/nav.js';
-import { describeUpload, type ServedUpload } from '../pages/uploads.js';
+import { describeUpload, MAX_UPLOAD_BYTES, type ServedUpload } from '../pages/uploads.js';
+import { isServableAssetPath } from './site/assets.js';
 
 /** A version loaded for serving: its pages, their bodies, and its uploads as they were. */
 export interface FrozenVersion {
   pages: SitePage[];
   bodies: Map<string, string>;
   openUpload(name: string): Promise<ServedUpload | null>;
+  /** Every regular file of the tagged tree (symlinks and submodules left out). */
+  listFiles(): Promise<string[]>;
+  /** A repository file as it was at the tag, with the live assets' rules; null when refused or absent. */
+  openAsset(path: string): Promise<ServedUpload | null>;
+}
+
+/** Regular files only: a symlink (120000) could name anything outside the tree, a submodule has no bytes here. */
+const REGULAR_MODES = new Set(['100644', '100755']);
+
+/** Serves bytes read from git, typed from their head as an upload on disk is. */
+function served(bytes: Buffer, filename: string): ServedUpload {
+  const head = bytes.length > HEAD_BYTES ? trimToCharBoundary(bytes.subarray(0, HEAD_BYTES)) : bytes;
+  return { stream: Readable.from([bytes]), size: bytes.length, ...describeUpload(head), filename };
 }
 
 /** Git reads for a version's files run a few at a time, not one process per page at once. */
@@ -55,20 +69,38 @@ export async function loadFrozenVersion(
       }),
     );
   }
+  // The tag never moves, so one listing serves the version for as long as it is loaded.
+  let tree: Promise<Map<string, TreeEntry>> | undefined;
+  const files = (): Promise<Map<string, TreeEntry>> => {
+    tree ??= repo
+      .listTreeAt(row.tag)
+      .then(
+        (entries) =>
+          new Map(
+            entries
+              .filter((e) => e.type === 'blob' && REGULAR_MODES.has(e.mode))
+              .map((e) => [e.path, e] as const),
+          ),
+      );
+    // A failed read must not be remembered: the next request tries again.
+    tree.catch(() => (tree = undefined));
+    return tree;
+  };
+  const blobAt = async (path: string, filename: string): Promise<ServedUpload | null> => {
+    const entry = (await files()).get(path);
+    if (!entry || entry.size > MAX_UPLOAD_BYTES) return null;
+    const bytes = await repo.readBlob(entry.object);
+    return bytes ? served(bytes, filename) : null;
+  };
   return {
     pages,
     bodies,
     async openUpload(name: string) {
-      if (!isPlainName(name)) return null;
-      const bytes = await repo.showFileBytes(row.tag, `${UPLOADS_DIR}/${name}`);
-      if (!bytes) return null;
-      const head = bytes.length > HEAD_BYTES ? trimToCharBoundary(bytes.subarray(0, HEAD_BYTES)) : bytes;
-      return {
-        stream: Readable.from([bytes]),
-        size: bytes.length,
-        ...describeUpload(head),
-        filename: name,
-      };
+      return isPlainName(name) ? blobAt(`${UPLOADS_DIR}/${name}`, name) : null;
+    },
+    listFiles: async () => [...(await files()).keys()],
+    async openAsset(path: string) {
+      return isServableAssetPath(path) ? blobAt(path, path.slice(path.lastIndexOf('/') + 1)) : null;
     },
   };
 }

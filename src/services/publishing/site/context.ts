@@ -270,6 +270,8 @@ export function createSiteContext(deps: SiteContextDeps) {
               {
                 readBody: async (page) => v.bodies.get(page.path) ?? null,
                 openUpload: (name) => v.openUpload(name),
+                listFiles: () => v.listFiles(),
+                openAsset: (path) => v.openAsset(path),
               },
             ),
         );
