@@ -216,7 +216,11 @@ function settle(view: EditorView, id: number, text: string, error: string | null
   const { main } = view.state.selection;
   view.dispatch({
     changes: { from: upload.at, insert },
-    effects: [endUpload.of({ id, laterAt: upload.at + link.length }), setUploadError.of(error)],
+    // A link arriving after another upload failed leaves that failure in view.
+    effects: [
+      endUpload.of({ id, laterAt: upload.at + link.length }),
+      ...(error ? [setUploadError.of(error)] : []),
+    ],
     // A writer who stayed at the spot goes on after the link.
     selection: main.empty && main.head === upload.at ? { anchor: upload.at + insert.length } : undefined,
     annotations: isolateHistory.of('full'),
