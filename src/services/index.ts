@@ -277,6 +277,11 @@ export async function createServices(deps: ServiceDeps) {
     events: deps.events,
     // Without sign-in, the published site decides (SPEC.md 4.2).
     publicUpload: publishing.site.publicUpload,
+    // Rich paste fetches remote images under the webhooks' SSRF rules (and their test opt-in).
+    remoteRules: {
+      allowPrivateHosts: config.webhookAllowPrivateHosts,
+      ...(deps.webhooks?.resolveHost ? { resolveHost: deps.webhooks.resolveHost } : {}),
+    },
   });
   const importer = createImporter({ access, pages, uploads, git: gitSync, dataDir });
   const rebuilder = createRebuilder({ store, clock, logger, dataDir, reconciler, moveRecovery });

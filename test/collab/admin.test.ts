@@ -248,6 +248,7 @@ describeEachDatabase('members, settings and onboarding ($name)', (target) => {
       edit_url: null,
       show_last_updated_author: true,
       nav_source: 'auto',
+      paste_remote_images: true,
       suggested_edit_url: null,
     });
     const put = (body: unknown, token = owner.token) =>

@@ -1,10 +1,16 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { AppError, invalid } from '../../errors.js';
 import type { Services } from '../../services/index.js';
 import { type IncomingFile, MAX_UPLOAD_BYTES } from '../../services/pages/index.js';
 import { requireActor } from '../auth-context.js';
 import { UPLOAD_CSP } from '../security.js';
+
+/** `POST …/uploads/from-url`: the image's http(s) URL. */
+export const fromUrlInput = z
+  .object({ url: z.string().trim().min(1, 'url is required').max(2000, 'url is at most 2000 characters') })
+  .strict();
 
 type WorkspaceParams = { Params: { workspace: string } };
 type FileParams = { Params: { workspace: string; filename: string } };
@@ -33,6 +39,17 @@ export function uploadRoutes(services: Services) {
         } finally {
           file.drain();
         }
+      },
+    );
+
+    // An image fetched from a URL (rich paste of a remote image), JSON `{ url }`.
+    app.post<WorkspaceParams & { Body: z.infer<typeof fromUrlInput> }>(
+      '/api/v1/content/:workspace/uploads/from-url',
+      { schema: { body: fromUrlInput }, config: { rateLimit: 'contentWrite' } },
+      async (request, reply) => {
+        const actor = requireActor(request);
+        const stored = await uploads.uploadFromUrl(actor, request.params.workspace, request.body.url);
+        return reply.code(201).send(stored);
       },
     );
 

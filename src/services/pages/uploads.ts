@@ -6,16 +6,23 @@ import { UPLOADS_DIR, WorkspaceFiles } from '../../content/workspace-files.js';
 import type { Actor } from '../../domain/actor.js';
 import { normalizeUploadName } from '../../domain/paths.js';
 import { CAN } from '../../domain/policy.js';
-import { invalid, notFound, unauthorized } from '../../errors.js';
+import { forbidden, invalid, notFound, unauthorized } from '../../errors.js';
 import type { EventBus } from '../../events/bus.js';
 import type { WorkspaceLock } from '../../git/lock.js';
 import type { Store } from '../../store/database.js';
+import type { WorkspaceRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
 import { actorIdOf, record } from '../activity.js';
 import type { Clock } from '../../lib/clock.js';
+import type { TargetRules } from '../webhooks/index.js';
+import { readSettings } from '../workspaces/settings.js';
+import { fetchRemoteFile } from './remote-image.js';
 
 /** SPEC.md part 8: no upload is larger than the 10 MB request limit. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+
+/** How long an upload from a URL may take, redirects included. */
+export const REMOTE_FETCH_TIMEOUT_MS = 10_000;
 
 /** A file as an adapter received it; `read` is called only once the caller may upload. */
 export interface IncomingFile {
@@ -120,6 +127,9 @@ export function createUploads(deps: {
   events?: EventBus;
   /** An upload a published page of a public site references, or null (the published site's rule). */
   publicUpload?: (workspaceIdOrSlug: string, filename: string) => Promise<ServedUpload | null>;
+  /** The outbound URL rules of uploads from a URL (the webhooks' SSRF rules). */
+  remoteRules?: TargetRules;
+  remoteTimeoutMs?: number;
 }) {
   const filesOf = (workspaceId: string) => new WorkspaceFiles(workspaceDir(deps.dataDir, workspaceId));
 
@@ -144,41 +154,26 @@ export function createUploads(deps: {
      */
     async upload(actor: Actor, workspaceIdOrSlug: string, file: IncomingFile): Promise<StoredUpload> {
       const { workspace } = await deps.access.require(actor, workspaceIdOrSlug, CAN.edit);
-      const data = await file.read();
-      if (data.length === 0) throw invalid('file', 'The file is empty');
-      if (data.length > MAX_UPLOAD_BYTES) throw invalid('file', 'The file exceeds the 10 MB limit');
-      const type = sniffType(data);
-      if (!type) {
-        throw invalid(
-          'file',
-          'Unsupported file type: upload PNG, JPEG, GIF, WebP, SVG, PDF, plain text or ZIP',
-        );
-      }
-      if (type.mime === 'application/zip') await checkZipBomb(data);
+      return store(actor, workspace, file, false);
+    },
 
-      const place = () => storeUpload(filesOf(workspace.id), uploadName(file.filename, type), data);
-      const name = await (deps.lock ? deps.lock.run(workspace.id, place) : place());
-      const stored: StoredUpload = {
-        path: `${UPLOADS_DIR}/${name}`,
-        url: `/api/v1/content/${encodeURIComponent(workspace.slug)}/${UPLOADS_DIR}/${encodeURIComponent(name)}`,
-        filename: name,
-        size: data.length,
-        content_type: type.mime,
-      };
-      await record(deps.store.db, {
-        workspaceId: workspace.id,
-        action: 'upload_created',
-        path: stored.path,
-        actorId: actorIdOf(actor),
-        details: { filename: name, size: stored.size, content_type: stored.content_type },
-        at: deps.clock.now().toISOString(),
+    /**
+     * Fetches an image from an http(s) URL and stores it like an upload, for an editor of a
+     * workspace whose `paste_remote_images` setting is on (FORBIDDEN otherwise). The URL is
+     * SSRF-checked as webhook receivers are; the size limit holds while the bytes arrive;
+     * only images (decided from the bytes) are kept; the name comes from the URL's path.
+     */
+    async uploadFromUrl(actor: Actor, workspaceIdOrSlug: string, url: string): Promise<StoredUpload> {
+      const { workspace } = await deps.access.require(actor, workspaceIdOrSlug, CAN.edit);
+      if (!readSettings(workspace, { frontmatterMode: 'lenient' }).paste_remote_images)
+        throw forbidden('This workspace keeps pasted remote images as links (setting paste_remote_images)');
+      const fetched = await fetchRemoteFile(url, {
+        rules: deps.remoteRules ?? { allowPrivateHosts: false },
+        maxBytes: MAX_UPLOAD_BYTES,
+        timeoutMs: deps.remoteTimeoutMs ?? REMOTE_FETCH_TIMEOUT_MS,
       });
-      deps.events?.emit('upload-created', {
-        workspace_id: workspace.id,
-        path: stored.path,
-        actor: actorIdOf(actor),
-      });
-      return stored;
+      const file = { filename: fetched.filename, read: () => Promise.resolve(fetched.data) };
+      return store(actor, workspace, file, true);
     },
 
     /**
@@ -195,4 +190,54 @@ export function createUploads(deps: {
 
     open,
   };
+
+  /** Checks, names, places and records a file for a workspace the actor may edit. */
+  async function store(
+    actor: Actor,
+    workspace: WorkspaceRow,
+    file: IncomingFile,
+    imagesOnly: boolean,
+  ): Promise<StoredUpload> {
+    const data = await file.read();
+    if (data.length === 0) throw invalid('file', 'The file is empty');
+    if (data.length > MAX_UPLOAD_BYTES) throw invalid('file', 'The file exceeds the 10 MB limit');
+    const type = sniffType(data);
+    if (!type && imagesOnly) throw invalid('url', 'The URL is not an image: PNG, JPEG, GIF, WebP or SVG');
+    if (!type) {
+      throw invalid(
+        'file',
+        'Unsupported file type: upload PNG, JPEG, GIF, WebP, SVG, PDF, plain text or ZIP',
+      );
+    }
+    if (imagesOnly && !type.mime.startsWith('image/'))
+      throw invalid(
+        'url',
+        `The URL is not an image (its bytes are ${type.mime}): PNG, JPEG, GIF, WebP or SVG`,
+      );
+    if (type.mime === 'application/zip') await checkZipBomb(data);
+
+    const place = () => storeUpload(filesOf(workspace.id), uploadName(file.filename, type), data);
+    const name = await (deps.lock ? deps.lock.run(workspace.id, place) : place());
+    const stored: StoredUpload = {
+      path: `${UPLOADS_DIR}/${name}`,
+      url: `/api/v1/content/${encodeURIComponent(workspace.slug)}/${UPLOADS_DIR}/${encodeURIComponent(name)}`,
+      filename: name,
+      size: data.length,
+      content_type: type.mime,
+    };
+    await record(deps.store.db, {
+      workspaceId: workspace.id,
+      action: 'upload_created',
+      path: stored.path,
+      actorId: actorIdOf(actor),
+      details: { filename: name, size: stored.size, content_type: stored.content_type },
+      at: deps.clock.now().toISOString(),
+    });
+    deps.events?.emit('upload-created', {
+      workspace_id: workspace.id,
+      path: stored.path,
+      actor: actorIdOf(actor),
+    });
+    return stored;
+  }
 }

@@ -18,6 +18,7 @@ import { createWebhooks } from './webhooks.js';
 
 export { WEBHOOK_EVENTS } from './events.js';
 export { signatureOf } from './send.js';
+export { checkTarget, type TargetRules } from './target.js';
 export type { DeliveryOptions } from './delivery.js';
 export {
   createWebhookInput,

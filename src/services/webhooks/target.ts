@@ -25,33 +25,33 @@ const refuse = (message: string): never => {
 };
 
 /**
- * Checks a receiver's URL against SSRF and resolves it: https only (http too when private
+ * Checks a receiver's URL (or any outbound URL: `what` names it in the messages) against SSRF and resolves it: https only (http too when private
  * hosts are allowed), no credentials in the URL, and no name or address that means this
  * machine, its network or a metadata service. Called on create and again before every
  * delivery, whose connection then goes to the address checked here, so a name that
  * resolves elsewhere later (DNS rebinding) cannot reach a private address.
  */
-export async function checkTarget(raw: string, rules: TargetRules): Promise<Target> {
+export async function checkTarget(raw: string, rules: TargetRules, what = 'webhook'): Promise<Target> {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return refuse('The webhook URL is not a valid URL');
+    return refuse(`The ${what} URL is not a valid URL`);
   }
   const httpAllowed = rules.allowPrivateHosts && url.protocol === 'http:';
-  if (url.protocol !== 'https:' && !httpAllowed) refuse('The webhook URL must use https');
-  if (url.username || url.password) refuse('The webhook URL must not carry a user name or password');
+  if (url.protocol !== 'https:' && !httpAllowed) refuse(`The ${what} URL must use https`);
+  if (url.username || url.password) refuse(`The ${what} URL must not carry a user name or password`);
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === '') refuse('The webhook URL has no host');
+  if (host === '') refuse(`The ${what} URL has no host`);
   if (!rules.allowPrivateHosts && BLOCKED_NAMES.test(host))
-    refuse('The webhook URL must not point at a local or internal host');
+    refuse(`The ${what} URL must not point at a local or internal host`);
   let addresses: string[];
   if (isIP(host)) addresses = [host];
   else {
     addresses = await (rules.resolveHost ?? defaultResolveHost)(host).catch(() => []);
-    if (addresses.length === 0) refuse(`The webhook host ${host} cannot be resolved`);
+    if (addresses.length === 0) refuse(`The ${what} host ${host} cannot be resolved`);
   }
   if (!rules.allowPrivateHosts && addresses.some(isBlockedAddress))
-    refuse('The webhook URL must not point at a loopback, private, link-local or metadata address');
+    refuse(`The ${what} URL must not point at a loopback, private, link-local or metadata address`);
   return { url, address: addresses[0]! };
 }

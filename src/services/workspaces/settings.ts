@@ -30,6 +30,8 @@ export interface WorkspaceSettings {
   show_last_updated_author: boolean;
   /** Whose navigation the site follows: `auto` (what the files show), Folio's folders, or a tool's config. */
   nav_source: NavSourceSetting;
+  /** Whether the editor's rich paste uploads remote images (else they stay links to their URL). */
+  paste_remote_images: boolean;
 }
 
 /** What GET and PUT answer: the settings and the edit URL proposed from the git remote. */
@@ -71,6 +73,9 @@ export const updateSettingsInput = z
       .describe(
         'Whose navigation the site follows: auto (the tool whose files the workspace has), folio (folders and order), mkdocs, docusaurus or gitbook.',
       ),
+    paste_remote_images: z
+      .boolean()
+      .describe("Whether the editor's rich paste uploads remote images; when false they stay URL links."),
   })
   .partial()
   .strict();
@@ -102,6 +107,7 @@ export function readSettings(
     edit_url: valid('edit_url') ?? null,
     show_last_updated_author: valid('show_last_updated_author') ?? true,
     nav_source: valid('nav_source') ?? 'auto',
+    paste_remote_images: valid('paste_remote_images') ?? true,
   };
 }
 

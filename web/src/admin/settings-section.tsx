@@ -70,6 +70,7 @@ function SettingsForm({ workspace, initial, saved, onSaved: setSaved }: Settings
       default_version: String(form.get('default_version')).trim() || null,
       edit_url: editUrl.trim() || null,
       show_last_updated_author: form.get('show_last_updated_author') === 'on',
+      paste_remote_images: form.get('paste_remote_images') === 'on',
     });
   };
   return (
@@ -135,6 +136,14 @@ function SettingsForm({ workspace, initial, saved, onSaved: setSaved }: Settings
           defaultChecked={initial.show_last_updated_author}
         />
         Name the last author beside &ldquo;Last updated&rdquo;
+      </label>
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          name="paste_remote_images"
+          defaultChecked={initial.paste_remote_images ?? true}
+        />
+        Upload the images of pasted web pages and documents (else they stay links to their site)
       </label>
       <div className="field">
         <label htmlFor={modeId}>Frontmatter that does not parse</label>

@@ -126,6 +126,8 @@ export interface WorkspaceSettings {
   /** Proposed from the connected git remote (GitHub, GitLab, Gitea, Forgejo); read-only. */
   suggested_edit_url?: string | null;
   nav_source?: NavigationInfo['nav_source'];
+  /** Whether the editor's rich paste uploads remote images (else they stay links). */
+  paste_remote_images?: boolean;
 }
 
 /** GET …/admin/navigation: whose navigation the published site follows. */

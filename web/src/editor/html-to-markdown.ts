@@ -1,8 +1,18 @@
 import TurndownService from 'turndown';
 import { gfm } from 'turndown-plugin-gfm';
 
-/** Stands where a `data:` image was, for the caller to upload it there (never in a saved page). */
+/** Stands where an image was, for the caller to upload it there (never in a saved page). */
 export const IMAGE_SLOT = '\uE000';
+
+/** An image of the clipboard's HTML: its `src` (`data:` or http(s)) and its alt text, escaped for Markdown. */
+export interface PastedImage {
+  src: string;
+  alt: string;
+}
+
+/** The Markdown link to a remote image by its URL, as it is kept when it is not uploaded. */
+export const remoteImageLink = ({ src, alt }: PastedImage): string =>
+  `![${alt}](${src.replace(/[()\s]/g, encodeURIComponent)})`;
 
 const BLOCKS_IN_CELLS = 'p, div, h1, h2, h3, h4, h5, h6';
 
@@ -57,7 +67,7 @@ function normalise(body: HTMLElement): void {
   for (const el of body.querySelectorAll('[style]')) el.removeAttribute('style');
 }
 
-function service(dataImages: string[]): TurndownService {
+function service(images: PastedImage[]): TurndownService {
   const td = new TurndownService({
     headingStyle: 'atx',
     bulletListMarker: '-',
@@ -94,12 +104,9 @@ function service(dataImages: string[]): TurndownService {
       const img = node as HTMLImageElement;
       const src = img.getAttribute('src') ?? '';
       const alt = (img.getAttribute('alt') ?? '').replace(/[\\[\]]/g, '\\$&');
-      if (src.startsWith('data:image/')) {
-        dataImages.push(src);
-        return IMAGE_SLOT;
-      }
-      if (!/^https?:\/\//i.test(src)) return alt;
-      return `![${alt}](${src.replace(/[()\s]/g, encodeURIComponent)})`;
+      if (!src.startsWith('data:image/') && !/^https?:\/\//i.test(src)) return alt;
+      images.push({ src, alt });
+      return IMAGE_SLOT;
     },
   });
   // `<br>` inside a paragraph: a Markdown hard break would be trailing spaces; a new line reads better.
@@ -110,17 +117,18 @@ function service(dataImages: string[]): TurndownService {
 /**
  * The Markdown of a clipboard's HTML in Folio's style: ATX headings, `-` bullets, `**` and
  * `*`, fenced code, GFM tables, links and images with their URL; no HTML, no inline style.
- * `data:` images are left as IMAGE_SLOT, in order, with their URLs in `dataImages`.
+ * Images (`data:` and http(s)) are left as IMAGE_SLOT, in order, with their URL and
+ * escaped alt text in `images`; the caller uploads them or writes `remoteImageLink`.
  */
-export function htmlToMarkdown(html: string): { markdown: string; dataImages: string[] } {
+export function htmlToMarkdown(html: string): { markdown: string; images: PastedImage[] } {
   const parsed = new DOMParser().parseFromString(html, 'text/html');
   normalise(parsed.body);
-  const dataImages: string[] = [];
-  const markdown = service(dataImages)
+  const images: PastedImage[] = [];
+  const markdown = service(images)
     .turndown(parsed.body)
     .replace(/\u00a0/g, ' ')
     .replace(/[ \t]+$/gm, '')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
-  return { markdown, dataImages };
+  return { markdown, images };
 }

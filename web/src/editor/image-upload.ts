@@ -1,7 +1,7 @@
 import { isolateHistory } from '@codemirror/commands';
 import { StateEffect, StateField, type Extension } from '@codemirror/state';
 import { Decoration, EditorView, showPanel, WidgetType, type Panel } from '@codemirror/view';
-import { api } from '../api/client';
+import { api, ApiError } from '../api/client';
 import { errorText } from '../ui/form-error';
 import { hrefBetween, linkText, pageLocation } from './page-context';
 
@@ -195,7 +195,7 @@ export function uploadImages(view: EditorView, files: readonly File[], from: num
 
 /**
  * Inserts an upload's link (`text`) where its placeholder is now, as one undoable step of
- * its own, or only removes the placeholder and shows `error`.
+ * its own, or only removes the placeholder when there is no text; `error` (or none) is shown.
  */
 function settle(view: EditorView, id: number, text: string, error: string | null): void {
   // The page was closed while the file was uploading.
@@ -203,7 +203,7 @@ function settle(view: EditorView, id: number, text: string, error: string | null
   const { pending, linked } = view.state.field(uploads);
   const upload = pending.find((p) => p.id === id);
   if (!upload) return;
-  if (error !== null || !text) {
+  if (!text) {
     view.dispatch({ effects: [endUpload.of({ id }), setUploadError.of(error)] });
     return;
   }
@@ -216,12 +216,57 @@ function settle(view: EditorView, id: number, text: string, error: string | null
   const { main } = view.state.selection;
   view.dispatch({
     changes: { from: upload.at, insert },
-    effects: endUpload.of({ id, laterAt: upload.at + link.length }),
+    // A link arriving after another upload failed leaves that failure in view.
+    effects: [
+      endUpload.of({ id, laterAt: upload.at + link.length }),
+      ...(error ? [setUploadError.of(error)] : []),
+    ],
     // A writer who stayed at the spot goes on after the link.
     selection: main.empty && main.head === upload.at ? { anchor: upload.at + insert.length } : undefined,
     annotations: isolateHistory.of('full'),
     userEvent: 'input.paste',
   });
+}
+
+/** Workspaces (by slug) whose setting keeps pasted remote images as links: not asked again. */
+const remoteImagesOff = new Set<string>();
+
+/**
+ * Uploads a remote image of a rich paste through `POST …/uploads/from-url` and links the
+ * stored copy at `at`, with the same placeholder as a file upload. When the server cannot
+ * fetch it, `fallback` (the link to its URL) goes there instead and the reason is shown;
+ * when the workspace keeps remote images as links (403), `fallback` goes there silently.
+ */
+export function uploadRemoteImage(
+  view: EditorView,
+  url: string,
+  alt: string,
+  fallback: string,
+  at: number,
+): void {
+  const { slug, path } = view.state.facet(pageLocation);
+  if (remoteImagesOff.has(slug)) {
+    view.dispatch({ changes: { from: at, insert: fallback }, userEvent: 'input.paste' });
+    return;
+  }
+  const id = nextUploadId++;
+  const name =
+    url
+      .replace(/[?#].*$/, '')
+      .split('/')
+      .pop() || 'image';
+  view.dispatch({
+    effects: [addPlaceholders.of([{ id, name, at, batch: id, index: 0 }]), setUploadError.of(null)],
+  });
+  api<StoredUpload>('POST', `/api/v1/content/${encodeURIComponent(slug)}/uploads/from-url`, { url }).then(
+    (stored) => settle(view, id, `![${alt}](${hrefBetween(path, stored.path)})`, null),
+    (error: unknown) => {
+      if (error instanceof ApiError && error.status === 403) {
+        remoteImagesOff.add(slug);
+        settle(view, id, fallback, null);
+      } else settle(view, id, fallback, `Kept the link to ${name}: ${errorText(error)}`);
+    },
+  );
 }
 
 /** Opens the system file chooser for images and links the chosen ones at the cursor. */

@@ -1,6 +1,6 @@
 import { type Extension, Prec } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
-import { uploadImages } from './image-upload';
+import { uploadImages, uploadRemoteImage } from './image-upload';
 
 /** Set by Ctrl/Cmd+Shift+V: the paste that follows within a moment takes the plain text. */
 let plainUntil = 0;
@@ -30,13 +30,13 @@ function blockLead(view: EditorView, from: number, markdown: string): string {
 }
 
 /**
- * Puts the Markdown of a clipboard's HTML at `from`…`to`, and uploads its `data:` images
- * where they stood. When the writer typed while the converter loaded, it goes at the cursor.
+ * Puts the Markdown of a clipboard's HTML at `from`…`to`, and uploads its images (`data:`
+ * ones, and remote ones unless the workspace keeps them as links) where they stood. When the writer typed while the converter loaded, it goes at the cursor.
  */
 async function pasteHtml(view: EditorView, html: string, from: number, to: number): Promise<void> {
   const doc = view.state.doc;
-  const { htmlToMarkdown, IMAGE_SLOT } = await import('./html-to-markdown');
-  const { markdown, dataImages } = htmlToMarkdown(html);
+  const { htmlToMarkdown, IMAGE_SLOT, remoteImageLink } = await import('./html-to-markdown');
+  const { markdown, images } = htmlToMarkdown(html);
   if (!view.dom.isConnected) return;
   if (view.state.doc !== doc) ({ from, to } = view.state.selection.main);
   const slots: number[] = [];
@@ -54,9 +54,13 @@ async function pasteHtml(view: EditorView, html: string, from: number, to: numbe
     userEvent: 'input.paste',
   });
   // From the last, so the earlier positions stay where they were.
+  // All uploads start at once; each link lands where its placeholder is when it arrives.
   for (let i = slots.length - 1; i >= 0; i--) {
-    const file = dataUrlFile(dataImages[i]!, i);
-    if (file) uploadImages(view, [file], from + slots[i]!);
+    const image = images[i]!;
+    if (image.src.startsWith('data:')) {
+      const file = dataUrlFile(image.src, i);
+      if (file) uploadImages(view, [file], from + slots[i]!);
+    } else uploadRemoteImage(view, image.src, image.alt, remoteImageLink(image), from + slots[i]!);
   }
   view.focus();
 }
