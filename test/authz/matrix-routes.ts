@@ -213,6 +213,10 @@ export const ROUTES: Record<string, RouteSpec> = {
     multipart: true,
     callAllowed: true,
   },
+  'POST /api/v1/content/:workspace/uploads/from-url': {
+    access: { role: 'editor' },
+    body: () => ({ url: 'https://images.example.com/a.png' }),
+  },
   'GET /api/v1/content/:workspace/uploads/:filename': {
     access: { role: 'viewer' },
     path: (f) => `/api/v1/content/${f.ws.slug}/uploads/${f.uploadName}`,
@@ -321,6 +325,20 @@ export const ROUTES: Record<string, RouteSpec> = {
     callAllowed: true,
   },
   'GET /api/v1/workspaces/:id/admin/settings': { access: { role: 'admin' } },
+  'GET /api/v1/workspaces/:id/admin/navigation': { access: { role: 'admin' } },
+  'POST /api/v1/workspaces/:id/imports': {
+    access: { role: 'editor' },
+    path: (f) => WS(f, '/imports?from=notion'),
+    headers: { 'content-type': 'application/zip' },
+    why: 'an import writes pages, as an editor may',
+  },
+  'GET /api/v1/workspaces/:id/imports/:job_id': {
+    access: { role: 'editor' },
+    op: 'write',
+    path: (f) => WS(f, '/imports/01JMATRIXMATRIXMATRIXMATRI'),
+    except: { editor: 404, admin: 404, superadmin: 404, 'key:write': 404, 'key:admin': 404 },
+    why: 'reading an import job is part of importing (keys need write); an unknown job is 404 to anyone who may import',
+  },
   'PUT /api/v1/workspaces/:id/admin/settings': {
     access: { role: 'admin' },
     body: () => ({ site_description: 'Matrix' }),

@@ -58,9 +58,14 @@ describeInChromium('web app: screenshots', () => {
         await page.reload();
         await editor(page).waitFor();
         await page.locator('.cm-line', { hasText: 'Getting started' }).first().waitFor();
-        // CodeMirror's own styles (injected with the response's CSP nonce) and the app's theme apply.
-        const font = await editor(page).evaluate((el) => getComputedStyle(el).fontFamily);
-        expect(font).toMatch(/monospace/);
+        // CodeMirror's own styles (injected with the response's CSP nonce) apply: its base theme
+        // lays the editor out as a flex column; and the live preview draws the page.
+        const layout = await page
+          .locator('.cm-editor')
+          .first()
+          .evaluate((el) => getComputedStyle(el).display);
+        expect(layout).toBe('flex');
+        expect(await page.locator('.cm-editor.cm-live-preview').count()).toBe(1);
         expect(refused).toEqual([]);
         const tree = page.getByRole('tree', { name: 'Pages' });
         // At phone width the tree is a drawer, hidden until asked for.

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { invalid } from '../../errors.js';
 import type { Services } from '../../services/index.js';
 import { importOptions, MAX_IMPORT_BYTES } from '../../services/imports/index.js';
 import { requireActor, requireSignedIn } from '../auth-context.js';
@@ -32,13 +31,12 @@ export function importRoutes(services: Services) {
         config: { rateLimit: 'contentWrite' },
       },
       async (request, reply) => {
-        const body = request.body;
-        if (!Buffer.isBuffer(body) || body.length === 0)
-          throw invalid(
-            'file',
-            'Send the export as a ZIP file in the request body (Content-Type: application/zip)',
-          );
-        const job = await imports.start(requireActor(request), request.params.id, body, request.query);
+        const job = await imports.start(
+          requireActor(request),
+          request.params.id,
+          request.body,
+          request.query,
+        );
         return reply.code(202).send(job);
       },
     );

@@ -6,7 +6,7 @@
 import { ulid } from 'ulid';
 import type { Actor } from '../../domain/actor.js';
 import { CAN } from '../../domain/policy.js';
-import { AppError, notFound } from '../../errors.js';
+import { AppError, invalid, notFound } from '../../errors.js';
 import type { AccessService } from '../access.js';
 import { readZipExport } from './archive.js';
 import type { ImportOptions, Importer } from './importer.js';
@@ -33,9 +33,17 @@ export function createImportJobs(deps: { access: AccessService; importer: Import
   };
 
   return {
-    /** Starts importing a ZIP export for an editor of the workspace; answers the job at once. */
-    async start(actor: Actor, workspace: string, zip: Buffer, options: ImportOptions): Promise<ImportJob> {
+    /**
+     * Starts importing a ZIP export (the request body as it came) for an editor of the
+     * workspace; answers the job at once. Access is checked before the body is looked at.
+     */
+    async start(actor: Actor, workspace: string, zip: unknown, options: ImportOptions): Promise<ImportJob> {
       const { workspace: ws } = await deps.access.require(actor, workspace, CAN.edit);
+      if (!Buffer.isBuffer(zip) || zip.length === 0)
+        throw invalid(
+          'file',
+          'Send the export as a ZIP file in the request body (Content-Type: application/zip)',
+        );
       prune();
       if (jobs.size >= MAX_JOBS)
         throw new AppError('RATE_LIMITED', 'Too many imports are running; try again later');
@@ -81,9 +89,9 @@ export function createImportJobs(deps: { access: AccessService; importer: Import
       return { ...job };
     },
 
-    /** A job of the caller's in this workspace; 404 for anyone else's. */
+    /** A job of the caller's in this workspace (for those who may import); 404 for anyone else's. */
     async get(actor: Actor, workspace: string, id: string): Promise<ImportJob> {
-      const { workspace: ws } = await deps.access.require(actor, workspace, CAN.read);
+      const { workspace: ws } = await deps.access.require(actor, workspace, CAN.edit);
       const entry = jobs.get(id);
       if (!entry || entry.workspaceId !== ws.id || entry.userId !== actor.userId) throw notFound('Import');
       return { ...entry.job };
