@@ -4,7 +4,7 @@
  * sidebar, breadcrumbs and reading order. A published page the navigation leaves out is
  * still served and read in order after the others, but not listed, as those tools do.
  */
-import { folderOfPath, type SiteFolder, type SiteMap, type SitePage } from './nav.js';
+import { folderOfPath, readingOrder, type SiteFolder, type SiteMap, type SitePage } from './nav.js';
 import { labelOf, type OutlineItem } from './nav-sources/outline.js';
 
 /** Builds the site map from an outline over the published pages. */
@@ -72,15 +72,7 @@ export function siteMapFromOutline(
   };
   fill(root, items, []);
 
-  const order: SitePage[] = [];
-  const visit = (folder: SiteFolder): void => {
-    if (folder.index) order.push(folder.index);
-    for (const entry of folder.entries) {
-      if (entry.kind === 'page') order.push(entry.page);
-      else if (entry.kind === 'folder') visit(entry.folder);
-    }
-  };
-  visit(root);
+  const order = readingOrder(root);
   // Left out of the navigation: still served, read after the rest in path order.
   const rest = pages.filter((p) => !placed.has(p.path)).sort((a, b) => (a.path < b.path ? -1 : 1));
   order.push(...rest);

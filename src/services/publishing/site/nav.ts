@@ -107,6 +107,11 @@ export function buildSiteMap(pages: readonly SitePage[], rootTitle: string): Sit
   const root = folderOf('', rootTitle, tree);
   if (root.index) root.title = root.index.title;
 
+  return { root, folders, order: readingOrder(root) };
+}
+
+/** The pages of a folder tree in reading order: each folder's index page, then its entries. */
+export function readingOrder(root: SiteFolder): SitePage[] {
   const order: SitePage[] = [];
   const visit = (folder: SiteFolder): void => {
     if (folder.index) order.push(folder.index);
@@ -116,7 +121,7 @@ export function buildSiteMap(pages: readonly SitePage[], rootTitle: string): Sit
     }
   };
   visit(root);
-  return { root, folders, order };
+  return order;
 }
 
 /** The folder a page path belongs to ('' for the root). */
