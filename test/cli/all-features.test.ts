@@ -221,6 +221,38 @@ describe('the production bundle with every optional feature on', () => {
     expect(await html.text()).toContain('<span class="hljs-keyword">const</span>');
   });
 
+  it('renders math and a diagram with the assets they need, and answers the search palette (katex, mermaid, the palette)', async () => {
+    const page = await folio.request('POST', `/api/v1/content/${workspace.slug}/formulas.md`, {
+      token: owner.token,
+      body: {
+        title: 'Formulas',
+        body: '# Formulas\n\nEuler: $e^{i\\pi}+1=0$\n\n```mermaid\ngraph TD; A-->B\n```\n',
+        publish: true,
+      },
+    });
+    expect(page.status).toBe(201);
+    const html = await (await fetch(`${folio.url}/p/${workspace.slug}/formulas`)).text();
+    expect(html).toContain('class="katex');
+    const linked = (pattern: RegExp) => {
+      const found = pattern.exec(html)?.[1];
+      expect(found, String(pattern)).toBeTruthy();
+      return new URL(found!.replaceAll('&amp;', '&'), folio.url).href;
+    };
+    const katexCss = await fetch(linked(/<link rel="stylesheet" href="([^"]*katex[^"]*\.css)"/));
+    expect(katexCss.status).toBe(200);
+    expect(await katexCss.text()).toContain('.katex');
+    const mermaid = await fetch(linked(/<script[^>]* src="([^"]*mermaid[^"]*\.js)"/));
+    expect(mermaid.status).toBe(200);
+    expect(mermaid.headers.get('content-type')).toMatch(/javascript/);
+    const palette = await fetch(linked(/data-js="([^"]+)"/));
+    expect(palette.status).toBe(200);
+    expect((await palette.text()).length).toBeGreaterThan(500);
+    const search = await fetch(`${folio.url}/p/${workspace.slug}/search.json?q=euler`);
+    expect(search.status).toBe(200);
+    const answer = (await search.json()) as { results: Array<{ path: string }> };
+    expect(answer.results.map((r) => r.path)).toContain('formulas.md');
+  });
+
   it('serves the API reference page and its swagger-ui assets', async () => {
     const docs = await fetch(`${folio.url}/api/docs`);
     expect(docs.status).toBe(200);
