@@ -1,16 +1,11 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { AppError, invalid } from '../../errors.js';
 import type { Services } from '../../services/index.js';
-import { type IncomingFile, MAX_UPLOAD_BYTES } from '../../services/pages/index.js';
+import { fromUrlInput, type IncomingFile, MAX_UPLOAD_BYTES } from '../../services/pages/index.js';
 import { requireActor } from '../auth-context.js';
 import { UPLOAD_CSP } from '../security.js';
-
-/** `POST …/uploads/from-url`: the image's http(s) URL. */
-export const fromUrlInput = z
-  .object({ url: z.string().trim().min(1, 'url is required').max(2000, 'url is at most 2000 characters') })
-  .strict();
 
 type WorkspaceParams = { Params: { workspace: string } };
 type FileParams = { Params: { workspace: string; filename: string } };

@@ -22,7 +22,7 @@ export { createSearchService, searchInput } from './search.js';
 export { createTemplates } from './templates.js';
 export { createPageTrash } from './trash.js';
 export { reorderInput } from './tree.js';
-export { createUploads, type IncomingFile, MAX_UPLOAD_BYTES } from './uploads.js';
+export { createUploads, fromUrlInput, type IncomingFile, MAX_UPLOAD_BYTES } from './uploads.js';
 export { createPagesById, type PagesByIdService } from './by-id.js';
 export { createPageByIdInput, listPagesByIdInput, updatePageByIdInput } from './by-id-inputs.js';
 export { createOlderSearch, olderSearchInput } from './search-older.js';

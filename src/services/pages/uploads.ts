@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Readable } from 'node:stream';
 import { openUpload, storeUpload } from '../../content/upload-files.js';
 import { checkZipBomb, type SniffedType, sniffType } from '../../content/upload-sniff.js';
@@ -17,6 +18,11 @@ import type { Clock } from '../../lib/clock.js';
 import type { TargetRules } from '../webhooks/index.js';
 import { readSettings } from '../workspaces/settings.js';
 import { fetchRemoteFile } from './remote-image.js';
+
+/** `POST …/uploads/from-url`: the image's http(s) URL. */
+export const fromUrlInput = z
+  .object({ url: z.string().trim().min(1, 'url is required').max(2000, 'url is at most 2000 characters') })
+  .strict();
 
 /** SPEC.md part 8: no upload is larger than the 10 MB request limit. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
