@@ -1,14 +1,7 @@
 import { z } from 'zod';
+import { listOf, record, timestamp, userRef } from '../contract/shape.js';
 
-/**
- * Response schemas of the main endpoints, for the OpenAPI document only: the app's
- * serializer ignores them (route-schemas.ts), so a response is never stripped or
- * reordered to fit. Loose objects say so in the document: a record may carry more fields.
- */
-// Typed as a plain object (no index signature) so a service's record interface checks against it.
-const record = <S extends z.ZodRawShape>(shape: S): z.ZodObject<S> =>
-  z.looseObject(shape) as unknown as z.ZodObject<S>;
-const timestamp = z.string().describe('ISO 8601 date and time');
+// Response schemas not yet moved to their feature's file in src/contract/.
 
 /** `POST /api/auth/login` (and refresh, claim): the token pair. */
 export const tokenPair = record({
@@ -43,10 +36,6 @@ export const workspaceRecord = record({
   created_at: timestamp,
   updated_at: timestamp,
 });
-
-/** A page of a list: CONTRACT.md part 3's `{ data, next_cursor }`. */
-const listOf = <T extends z.ZodType>(item: T) =>
-  record({ data: z.array(item), next_cursor: z.string().nullable() });
 
 export const workspaceList = listOf(workspaceRecord);
 
@@ -96,8 +85,6 @@ export const searchResponse = record({
     }),
   ),
 });
-
-const userRef = record({ id: z.string(), name: z.string(), handle: z.string() });
 
 /** CONTRACT.md part 3's comment, with its rendered body. */
 export const commentRecord = record({
