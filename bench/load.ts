@@ -8,7 +8,7 @@
  * Two runs:
  * - `team`: 50 people with the default rate limits, each sending a request every 12 s
  *   on average (so about 4 a second for the organization: 175 reads, 25 saves and 25
- *   searches a minute, inside SPEC.md part 8's 300, 60 and 60). Goal: no 429 and no
+ *   searches a minute, inside the API's 300, 60 and 60). Goal: no 429 and no
  *   time-out.
  * - `busy`: 200 clients with the limits lifted (`RATE_LIMITS=…=off`), each sending a
  *   request every second on average (about 200 a second: 20 saves a second, far more than

@@ -1,5 +1,5 @@
 /**
- * Password hashing at SPEC.md 5.2's default cost (argon2id, 64 MiB, 3
+ * Password hashing at the default cost (argon2id, 64 MiB, 3
  * iterations, parallelism 2): the time of one hash and of one verification,
  * which is what a login costs the server.
  */

@@ -5,7 +5,7 @@ import type { BucketLimit, BucketName } from './ratelimit/buckets.js';
 import { parseRateLimits } from './ratelimit/operator-limits.js';
 
 /**
- * The only reader of process.env. Every variable of CONTRACT.md part 1 is parsed
+ * The only reader of process.env. Every variable of README's Configuration is parsed
  * here once; `loadConfig` reports every problem by variable name.
  */
 const bool = (fallback: boolean) =>
@@ -219,7 +219,7 @@ export interface Config {
   readonly serverUrl: string | undefined;
   /** Browser origins allowed to call `/mcp` (CORS); none by default. */
   readonly mcpCorsOrigins: string[];
-  /** RATE_LIMITS: the operator's changes to SPEC.md part 8's limits (`off`: unlimited). */
+  /** RATE_LIMITS: the operator's changes to the API's limits (`off`: unlimited). */
   readonly rateLimits: Partial<Record<BucketName, Partial<BucketLimit>>>;
   readonly logLevel: string;
 }

@@ -30,7 +30,7 @@ import type { WebhookOptions } from './services/index.js';
 export interface CoreOptions {
   logger?: Logger;
   clock?: Clock;
-  /** Replaces some of SPEC.md part 8's limits (tests use small ones). */
+  /** Replaces some of the API's limits (tests use small ones). */
   rateLimits?: Partial<Record<BucketName, Partial<BucketLimit>>>;
   /** PostgreSQL schema to isolate this instance in (tests). */
   pgSchema?: string;

@@ -1,6 +1,6 @@
 /**
  * The one error type services throw. It carries no transport: each adapter
- * (HTTP, MCP, CLI) maps it once to its own form. Codes are SPEC.md part 7's.
+ * (HTTP, MCP, CLI) maps it once to its own form. Codes are the API's error codes.
  */
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
@@ -24,11 +24,11 @@ export type ErrorDetails = Record<string, unknown>;
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly details: ErrorDetails | undefined;
-  /** Fields placed at the top level of the error body as well as in details (SPEC.md 7.3 rule 1). */
+  /** Fields placed at the top level of the error body as well as in details. */
   readonly extra: ErrorDetails | undefined;
   /** Seconds a client should wait before retrying (429, locked accounts). */
   readonly retryAfter: number | undefined;
-  /** An HTTP status other than the code's own (413 is a VALIDATION_ERROR per CONTRACT.md 6). */
+  /** An HTTP status other than the code's own (413 is a VALIDATION_ERROR ). */
   private readonly statusOverride: number | undefined;
 
   constructor(
@@ -56,7 +56,7 @@ export class AppError extends Error {
   }
 }
 
-/** 404 in SPEC.md's words; used both for "absent" and for "you may not read it". */
+/** 404 in the API's words; used both for "absent" and for "you may not read it". */
 export const notFound = (what = 'Resource'): AppError => new AppError('NOT_FOUND', `${what} not found`);
 
 export const forbidden = (message = 'You do not have permission to do that'): AppError =>

@@ -181,7 +181,7 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
       }),
       // Cloud edition only: GDPR and the platform owner's administration (404 in Community).
       ...(config.edition === 'cloud' ? [gdprRoutes(services), platformAdminRoutes(services)] : []),
-      // The older layouts' routes (SPEC.md part 9), deprecated.
+      // The older layouts' routes, deprecated.
       ...compatRoutes(services, VERSION),
       // Last: its catch-all answers only what no other route claims.
       webApp.routes,

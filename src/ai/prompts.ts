@@ -1,5 +1,5 @@
 /**
- * Inputs and prompts of the AI endpoints (SPEC.md 4.4): writing assistance on
+ * Inputs and prompts of the AI endpoints: writing assistance on
  * a Markdown document and chat grounded in workspace excerpts.
  */
 import { z } from 'zod';

@@ -1,7 +1,7 @@
 /**
  * The AI provider seam: services ask for a completion or a stream of text
  * deltas and never see which wire format answers. `createAiProvider` returns
- * null when no provider is configured (AI disabled, SPEC.md 4.4).
+ * null when no provider is configured (AI disabled).
  */
 import { createAnthropicProvider } from './anthropic.js';
 import { DEFAULT_TIMEOUT_MS, defaultSleep, type HttpOptions, type ProviderName, type Sleep } from './http.js';

@@ -7,7 +7,7 @@ import { withConfig } from './config-errors.js';
 
 /**
  * `folio reset-password --email E`: prints a one-time reset link on stdout,
- * for instances without mail (SPEC.md 5.2). Logs go to stderr only.
+ * for instances without mail. Logs go to stderr only.
  */
 export const resetPasswordCommand: Command = {
   name: 'reset-password',

@@ -9,7 +9,7 @@ const bytes = z
   .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64');
 
 /**
- * The `yjs` channel of `/ws`, beside subscriptions (additive to SPEC.md 6.1):
+ * The `yjs` channel of `/ws`, beside subscriptions (additive to the documented protocol):
  * join a page's room (with the epoch of the state the client already holds,
  * if any), send document and awareness updates, leave, and tell the room a
  * conflict was resolved.

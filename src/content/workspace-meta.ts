@@ -28,7 +28,7 @@ const TREE_MARKER = path.join('.git', 'folio-workspace');
 
 /**
  * What `rebuild` needs to bring a workspace back after the database is lost
- * (CONTRACT.md 6). Written on create, delete and adoption; readers must
+ *. Written on create, delete and adoption; readers must
  * tolerate missing optional keys, since older or hand-written files may lack them.
  */
 export interface WorkspaceMeta {

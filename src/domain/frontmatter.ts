@@ -206,7 +206,7 @@ export function hashOf(text: string | Buffer): string {
   return `sha256:${createHash('sha256').update(text).digest('hex')}`;
 }
 
-/** The page's `content_hash`: `hashOf` the Markdown body exactly as stored (CONTRACT.md 4). */
+/** The page's `content_hash`: `hashOf` the Markdown body exactly as stored. */
 export function contentHash(body: string): string {
   return hashOf(body);
 }

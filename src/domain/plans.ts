@@ -1,5 +1,5 @@
 /**
- * The Cloud edition's plans (CONTRACT.md part 6, SPEC.md 4.6 and part 8): what each one
+ * The Cloud edition's plans: what each one
  * allows and costs. Pure data and rules, no I/O; the billing services read an
  * organization's plan and apply these figures.
  */
@@ -72,14 +72,14 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
 export const planOf = (value: string | null | undefined): Plan => PLANS[isPlanId(value) ? value : 'free'];
 
 /**
- * The rate-limit buckets whose figures depend on the plan (SPEC.md part 9, Layout B's
+ * The rate-limit buckets whose figures depend on the plan (docs/compatibility.md, Layout B's
  * tiers). The others (auth, registration, password reset, exports, the published site
  * counted per IP) are the same for everyone.
  */
 export const TIERED_BUCKETS = ['contentRead', 'contentWrite', 'search', 'gitWebhook'] as const;
 export type TieredBucket = (typeof TIERED_BUCKETS)[number];
 
-/** Requests per minute by plan. Team matches SPEC.md part 8, which the Community edition keeps. */
+/** Requests per minute by plan. Team matches the documented limits, which the Community edition keeps. */
 export const RATE_TIERS: Readonly<Record<PlanId, Record<TieredBucket, number>>> = {
   free: { contentRead: 100, contentWrite: 20, search: 30, gitWebhook: 10 },
   team: { contentRead: 300, contentWrite: 60, search: 60, gitWebhook: 30 },

@@ -1,7 +1,7 @@
 import { AppError } from '../errors.js';
 import type { Actor, ApiKeyScope } from './actor.js';
 
-/** CONTRACT.md part 2's roles, weakest first. */
+/** The API's roles, weakest first. */
 export const ROLES = ['viewer', 'commenter', 'editor', 'admin', 'superadmin'] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -13,7 +13,7 @@ export const roleRank = (role: Role): number => ROLES.indexOf(role);
 export const atLeast = (role: Role, needed: Role): boolean => roleRank(role) >= roleRank(needed);
 
 /**
- * What a request does, in SPEC.md 5.6's terms for API-key scopes: `read` is a
+ * What a request does, in the API's terms for API-key scopes: `read` is a
  * GET, `write` a POST/PUT/PATCH, `delete` a DELETE.
  */
 export type Operation = 'read' | 'write' | 'delete';
@@ -24,7 +24,7 @@ export interface Requirement {
   op: Operation;
 }
 
-/** CONTRACT.md part 2's matrix, named by what the caller is doing. */
+/** The roles' matrix, named by what the caller is doing. */
 export const CAN = {
   read: { role: 'viewer', op: 'read' },
   comment: { role: 'commenter', op: 'write' },
@@ -38,7 +38,7 @@ export const CAN = {
   deleteWorkspace: { role: 'superadmin', op: 'delete' },
 } as const satisfies Record<string, Requirement>;
 
-/** Whether an API key's scopes allow an operation (SPEC.md 5.6); a session has no scope limit. */
+/** Whether an API key's scopes allow an operation; a session has no scope limit. */
 export function scopesAllow(scopes: readonly ApiKeyScope[] | null, op: Operation): boolean {
   if (scopes === null || scopes.includes('admin')) return true;
   if (op === 'read')
@@ -69,7 +69,7 @@ export function requireScope(actor: Actor, op: Operation): void {
 }
 
 /**
- * `/metrics` (CONTRACT.md part 2): the platform owner, in a session or with an `admin` or
+ * `/metrics`: the platform owner, in a session or with an `admin` or
  * `admin:read` API key. Anyone else signed in is FORBIDDEN.
  */
 export function requireMetricsReader(actor: Actor): void {

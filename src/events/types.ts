@@ -1,5 +1,5 @@
 /**
- * Every event Folio emits, keyed by type. The first nine are SPEC.md 6.2's
+ * Every event Folio emits, keyed by type. The first nine are the API's
  * WebSocket events and carry exactly its payload fields; two more are sent
  * over WebSocket in addition; the rest are internal.
  * Payloads are plain JSON: the Redis bus carries them to every instance.
@@ -15,12 +15,12 @@ export interface EventPayloads {
   'conflict-detected': { workspace_id: string; path: string };
   'bulk-sync': { workspace_id: string; changed_count: number; paths: string[] };
   /**
-   * Additive to SPEC.md 6.2 (sent over WebSocket): the page a present user has
+   * Additive to the documented events (sent over WebSocket): the page a present user has
    * open changed; `path` null when they have none open any more.
    */
   'presence-update': { workspace_id: string; user_id: string; name: string; path: string | null };
   /**
-   * Additive to SPEC.md 6.2 (sent over WebSocket): a comment on the page at
+   * Additive to the documented events (sent over WebSocket): a comment on the page at
    * `path` was added, edited, deleted, resolved or reopened.
    */
   'comment-changed': {

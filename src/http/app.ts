@@ -63,7 +63,7 @@ const requestId = monotonicFactory(() => {
   return (randomPool[randomAt++] ?? 0) / 256;
 });
 
-/** SPEC.md part 8: 10 MB for any request body. */
+/** 10 MB for any request body. */
 export const BODY_LIMIT = 10 * 1024 * 1024;
 
 export interface HttpDeps {

@@ -2,14 +2,14 @@ import type { FastifyReply } from 'fastify';
 import { ACCESS_TOKEN_SECONDS } from '../services/identity/index.js';
 import { REFRESH_TOKEN_MS } from '../services/identity/index.js';
 
-/** Cookie names. The WebSocket one is SPEC.md's exact name. */
+/** Cookie names. The WebSocket one is the API's exact name. */
 export const COOKIES = {
   access: 'folio_access',
   refresh: 'folio_refresh',
   ws: 'svc_ws_token',
 } as const;
 
-/** CONTRACT.md 6: always Secure (browsers accept it on localhost), HttpOnly, SameSite=Strict, Path=/. */
+/** Always Secure (browsers accept it on localhost), HttpOnly, SameSite=Strict, Path=/. */
 const BASE = { httpOnly: true, secure: true, sameSite: 'strict', path: '/' } as const;
 
 export function setSessionCookies(

@@ -6,7 +6,7 @@ import type { Logger } from '../logger.js';
 import { contentSecurityPolicy } from './security.js';
 import { olderErrorShape } from './compat/error-shapes.js';
 
-/** SPEC.md 7.1's body. Built in one place so every refusal looks the same. */
+/** The API's error body. Built in one place so every refusal looks the same. */
 export function errorBody(request: Pick<FastifyRequest, 'id'>, error: AppError): Record<string, unknown> {
   return {
     ...(error.extra ?? {}),
@@ -78,7 +78,7 @@ function toAppError(error: FastifyError | Error): AppError | null {
   return null;
 }
 
-/** Sends an error in SPEC.md's body; a fault is logged and hidden behind INTERNAL_ERROR. */
+/** Sends an error in the API's error body; a fault is logged and hidden behind INTERNAL_ERROR. */
 function answerError(
   error: FastifyError | Error,
   request: FastifyRequest,
@@ -123,7 +123,7 @@ function clientFault(error: NodeJS.ErrnoException): AppError {
 
 /**
  * The HTTP server's `clientError` handler: a request Node refused before Fastify saw it
- * (oversized headers, malformed request line) still gets SPEC.md's error body and a
+ * (oversized headers, malformed request line) still gets the API's error body and a
  * request id, written straight to the socket, which is then closed.
  */
 export function clientErrorHandler(newRequestId: () => string, logger: Logger) {
@@ -154,7 +154,7 @@ export function clientErrorHandler(newRequestId: () => string, logger: Logger) {
 }
 
 /**
- * Installs the single mapping from errors to HTTP (DESIGN.md convention 4). `fallback`
+ * Installs the single mapping from errors to HTTP. `fallback`
  * may answer a request no route matched (the web app's deep links) before it is a 404.
  */
 export function installErrorHandling(

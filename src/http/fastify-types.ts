@@ -10,7 +10,7 @@ declare module 'fastify' {
     cspNonce: string;
   }
   interface FastifyContextConfig {
-    /** The rate-limit buckets this route counts against (SPEC.md part 8). */
+    /** The rate-limit buckets this route counts against. */
     rateLimit?: BucketName | readonly BucketName[];
     /** Which Content-Security-Policy the response gets; `api` by default. */
     surface?: Surface;

@@ -26,7 +26,7 @@ export async function buildOpenApiDocument(
       info: {
         title: 'Folio API',
         version,
-        description: "The HTTP API of Folio (SPEC.md part 4). Errors carry SPEC.md 7.1's body.",
+        description: "The HTTP API of Folio. Errors carry `{ error, message, details?, request_id }`.",
       },
       components: {
         securitySchemes: {

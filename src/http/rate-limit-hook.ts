@@ -7,9 +7,9 @@ import { UNLIMITED } from '../ratelimit/operator-limits.js';
 import { limitsOfOrg, type PerOrgLimits } from '../ratelimit/org-limits.js';
 import './fastify-types.js';
 
-/** The bucket key: per organization when authenticated, per IP otherwise (SPEC.md part 8). */
+/** The bucket key: per organization when authenticated, per IP otherwise. */
 export function rateKey(request: FastifyRequest, bucket: BucketName): string {
-  // Registration is counted per IP even for a signed-in caller (SPEC.md 5.2).
+  // Registration is counted per IP even for a signed-in caller.
   if (request.actor && bucket !== 'registration') return orgRateKey(bucket, request.actor.orgId);
   return `${bucket}:ip:${request.ip}`;
 }
@@ -22,7 +22,7 @@ function setHeaders(reply: FastifyReply, decision: RateDecision): void {
 
 /**
  * Counts the request against every bucket its route declares and refuses the
- * first exhausted one with 429 and SPEC.md 7.3's four headers. Runs after
+ * first exhausted one with 429 and the API's four headers. Runs after
  * authentication so the organization is known, and before the route's input is
  * validated, so a malformed request still counts. A signed-in caller's organization meets
  * its own limits (`perOrg`: its plan's tier and the platform owner's figures, Cloud edition).

@@ -21,7 +21,7 @@ export const me = record({
   org: record({ id: z.string(), handle: z.string(), name: z.string() }).nullable(),
 });
 
-/** CONTRACT.md part 3's workspace. */
+/** The API's workspace. */
 export const workspaceRecord = record({
   id: z.string(),
   name: z.string(),
@@ -39,7 +39,7 @@ export const workspaceRecord = record({
 
 export const workspaceList = listOf(workspaceRecord);
 
-/** CONTRACT.md part 3's page object. */
+/** The API's page object. */
 export const pageObject = record({
   page_id: z.string(),
   path: z.string(),
@@ -58,7 +58,7 @@ export const pageObject = record({
   restricted: z.boolean(),
 });
 
-/** CONTRACT.md part 3's tree node; folders have `page_id: null`. */
+/** The API's tree node; folders have `page_id: null`. */
 const treeNode = record({
   type: z.enum(['folder', 'page']),
   name: z.string(),
@@ -71,7 +71,7 @@ const treeNode = record({
 
 export const pageTree = record({ tree: z.array(treeNode) });
 
-/** CONTRACT.md part 3's search response. */
+/** The API's search response. */
 export const searchResponse = record({
   query: z.string(),
   total: z.number().int().describe('Matching pages, counted up to 1,000: 1000 means 1,000 or more'),
@@ -86,7 +86,7 @@ export const searchResponse = record({
   ),
 });
 
-/** CONTRACT.md part 3's comment, with its rendered body. */
+/** The API's comment, with its rendered body. */
 export const commentRecord = record({
   id: z.string(),
   page: z.string(),

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 
-/** The three surfaces SPEC.md part 8 gives a Content-Security-Policy of their own. */
+/** The three surfaces that get a Content-Security-Policy of their own. */
 export type Surface = 'api' | 'site' | 'app';
 
 // Nonces come from a pool of crypto-random bytes refilled 256 at a time, because a

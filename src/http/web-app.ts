@@ -117,7 +117,7 @@ export interface WebApp {
 }
 
 /**
- * The writers' web app (CONTRACT.md part 7) at `/` of the main host: the build's files,
+ * The writers' web app at `/` of the main host: the build's files,
  * hashed ones cached for a year, and `index.html` for deep links. JSON clients still get
  * 404 NOT_FOUND. The build is listed once, at start.
  */

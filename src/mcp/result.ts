@@ -36,7 +36,7 @@ export function compactForAgents(value: unknown): Record<string, Json> {
  * Turns a tool's outcome into an MCP result: the compact value as structured content,
  * and the same compact JSON as text, because the MCP specification asks tools that
  * return structured content to serialise it as text too, for the many clients that
- * show the model only text. A failure is `isError` with SPEC.md's error body
+ * show the model only text. A failure is `isError` with the API's error body
  * `{ error, message, details? }` and its message as text.
  */
 export function toCallResult(

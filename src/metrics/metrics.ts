@@ -170,8 +170,7 @@ export async function createMetrics(): Promise<Metrics> {
 }
 
 /**
- * The exposition for a signed-in caller of `/metrics`: the platform owner only (CONTRACT.md
- * part 2). The METRICS_PORT listener, bound to loopback, uses `scrape` without a caller.
+ * The exposition for a signed-in caller of `/metrics`: the platform owner only. The METRICS_PORT listener, bound to loopback, uses `scrape` without a caller.
  */
 export function scrapeFor(metrics: Metrics, actor: Actor): Promise<{ contentType: string; text: string }> {
   requireMetricsReader(actor);

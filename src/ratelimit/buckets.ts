@@ -1,5 +1,5 @@
 /**
- * SPEC.md part 8's limits. A route declares its bucket; the limiter counts per
+ * The API's limits. A route declares its bucket; the limiter counts per
  * organization when the request is authenticated and per IP otherwise.
  */
 export const RATE_BUCKETS = {
@@ -12,10 +12,10 @@ export const RATE_BUCKETS = {
   gitWebhook: { limit: 30, windowMs: 60_000 },
   publishedDocs: { limit: 600, windowMs: 60_000 },
   dataExport: { limit: 1, windowMs: 86_400_000 },
-  // The static-site ZIP (SPEC.md 7.3 rule 4: export limits answer 429). Each one renders every
+  // The static-site ZIP. Each one renders every
   // published page, so 10 per hour per organization; GDPR exports keep `dataExport`.
   export: { limit: 10, windowMs: 3_600_000 },
-  // SPEC.md leaves AI limits open: each call costs the operator money, so a modest per-org rate.
+  // AI calls have no documented limit: each call costs the operator money, so a modest per-org rate.
   ai: { limit: 30, windowMs: 60_000 },
 } as const;
 

@@ -39,7 +39,7 @@ export function safeHref(href: string): string {
 
 /**
  * Makes a search snippet safe to embed while keeping its `<mark>` highlights. The
- * snippet is expected to be escaped already (CONTRACT.md part 3); this is a second
+ * snippet is expected to be escaped already; this is a second
  * line of defence: any other `<`, `>` or `"` is escaped and a bare `&` that does not
  * start an entity becomes `&amp;`.
  */

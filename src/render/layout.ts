@@ -18,7 +18,7 @@ import { PALETTE_LOADER, paletteAttributes, paletteButton, type PaletteInput } f
 
 /**
  * A placeholder to pass as `nonce` when the caller needs the page before its nonce:
- * CONTRACT.md's ETag is computed over that form, then the placeholder is replaced by
+ * The page's ETag is computed over that form, then the placeholder is replaced by
  * the request's nonce (`html.replaceAll(NONCE_PLACEHOLDER, nonce)`).
  */
 export const NONCE_PLACEHOLDER = '__FOLIO_CSP_NONCE__';
@@ -104,7 +104,7 @@ export interface SitePageInput extends ShellInput {
   feedHref?: string;
 }
 
-/** One search hit; `snippet` is HTML-escaped text with `<mark>` highlights (CONTRACT.md part 3). */
+/** One search hit; `snippet` is HTML-escaped text with `<mark>` highlights. */
 export interface SearchResultView {
   title: string;
   href: string;
@@ -124,7 +124,7 @@ export interface SearchPageInput extends ShellInput {
 
 /** Everything {@link renderNotFoundPage} needs. */
 export interface NotFoundPageInput extends ShellInput {
-  /** For members-only sites: where an anonymous reader signs in (CONTRACT.md part 6). */
+  /** For members-only sites: where an anonymous reader signs in. */
   signInHref?: string;
   /** The site's sidebar, when the 404 is inside a site the reader may see. */
   nav?: NavNode[];
@@ -443,7 +443,7 @@ export function renderSearchPage(input: SearchPageInput): string {
   return documentShell(input, { title, noindex: true, hasNav: Boolean(input.nav?.length) }, body);
 }
 
-/** The 404 page; a members-only site adds a sign-in link (CONTRACT.md part 6). */
+/** The 404 page; a members-only site adds a sign-in link. */
 export function renderNotFoundPage(input: NotFoundPageInput): string {
   const signIn = input.signInHref
     ? `<p>This documentation may be for members only. <a href="${safeHref(input.signInHref)}">Sign in</a> to read it.</p>`

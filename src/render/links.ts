@@ -79,7 +79,7 @@ export function resolvePageTarget(pagePath: string, existing: PathLookup): strin
 }
 
 /**
- * The site route of a page (CONTRACT.md part 3): `guides/setup.md` → `guides/setup`,
+ * The site route of a page: `guides/setup.md` → `guides/setup`,
  * `guides/index.md` → `guides/`, `index.md` → ''. Append it to the site's base path.
  */
 export function pageRoute(pagePath: string): string {

@@ -1,7 +1,7 @@
 /**
  * Rendered pages cached so a page is rendered once per change, not once per request.
  * Bounded by entry count and by approximate bytes, because one huge page must not be able
- * to push the process past its memory budget (SPEC.md part 8: < 200 MB).
+ * to push the process past its memory budget.
  */
 import { LruCache } from '../lib/lru-cache.js';
 import type { RenderedPage } from './markdown.js';

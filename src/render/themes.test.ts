@@ -86,7 +86,7 @@ function checkPalette(v: Record<string, string>, label: string): void {
 }
 
 describe('themes', () => {
-  it('offers exactly the theme names of SPEC.md part 2', () => {
+  it('offers exactly the theme names the API documents', () => {
     expect([...THEME_NAMES]).toEqual(['default', 'dark', 'forest', 'rose', 'amber', 'minimal', 'corporate']);
     expect(isThemeName('forest')).toBe(true);
     expect(isThemeName('Forest')).toBe(false);

@@ -1,6 +1,5 @@
 /**
- * The published site's themes (SPEC.md part 2: default, dark, forest, rose, amber,
- * minimal, corporate). Each theme's stylesheet is the shared layout plus the theme's
+ * The published site's themes. Each theme's stylesheet is the shared layout plus the theme's
  * custom properties and a few rules of its own, assembled once per process.
  */
 import { createHash } from 'node:crypto';

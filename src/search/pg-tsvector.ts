@@ -3,7 +3,7 @@
  * highlighted with ts_headline.
  *
  * Layout. Migration 0003 creates the portable `search_documents` table. `init()` adds the
- * PostgreSQL-only parts, since DESIGN.md convention 7 keeps dialect branches out of
+ * PostgreSQL-only parts, since dialect branches are kept out of
  * migrations:
  *   - `search_documents.search_vector`, a stored generated column weighting title A, tags
  *     B, description C and body D, so it can never drift from the row's text (`<` is

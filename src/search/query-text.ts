@@ -3,7 +3,7 @@ import { escapeHtml } from '../render/escape.js';
 /**
  * Text handling shared by both index implementations: turning a user's query into terms
  * that no query syntax can be smuggled through, and turning a highlighter's output into
- * CONTRACT.md part 3's snippet (escaped text, matches in <mark>).
+ * The API's snippet (escaped text, matches in <mark>).
  */
 
 /**

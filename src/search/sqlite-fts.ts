@@ -4,7 +4,7 @@
  *
  * Layout. Migration 0003 creates the portable `search_documents` table (one row per page,
  * with the fields results are filtered on). `init()` adds the SQLite-only parts, since
- * DESIGN.md convention 7 keeps dialect branches out of migrations:
+ * dialect branches are kept out of migrations:
  *   - `search_fts(title, tags, description, body, body_rest)`, an FTS5 table storing its
  *     own copy of the text (snippet() needs it; external content keyed by an implicit rowid
  *     would break the day a VACUUM renumbers rowids). The body is split after about

@@ -11,7 +11,7 @@ import type { ActivityRow } from '../store/schema.js';
 import type { AccessService } from './access.js';
 
 /**
- * CONTRACT.md part 3's actions that exist so far; later features (comments,
+ * The API's actions that exist so far; later features (comments,
  * sync, members, versions) add theirs with `record`.
  */
 export type ActivityAction =

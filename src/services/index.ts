@@ -89,7 +89,7 @@ export interface ServiceDeps {
 export type WebhookOptions = DeliveryOptions & { resolveHost?: HostResolver };
 
 /**
- * Builds every service from explicit dependencies (DESIGN.md convention 6). `services` is
+ * Builds every service from explicit dependencies. `services` is
  * what adapters (HTTP, MCP, WebSocket, CLI) receive: the capability facades and nothing
  * else. `runtime` is for the composition root and the CLI's admin commands: start-up
  * work, background work and the shared search index.
@@ -221,7 +221,7 @@ export async function createServices(deps: ServiceDeps) {
     settings: createSettings({ store, clock, access, frontmatterMode, events: deps.events }),
     onboarding: createOnboarding({ store, clock }),
     wsTokens: createWsTokens({ store, clock, jwtKeyPath: config.jwtKeyPath, keyReady: () => jwt.ready() }),
-    // Layout C's single-use WebSocket tickets (SPEC.md part 9).
+    // Layout C's single-use WebSocket tickets.
     wsTickets: createWsTickets({ store, clock }),
   };
   const registration = createRegistrationPolicy({
@@ -275,7 +275,7 @@ export async function createServices(deps: ServiceDeps) {
     clock,
     lock: workspaceLock,
     events: deps.events,
-    // Without sign-in, the published site decides (SPEC.md 4.2).
+    // Without sign-in, the published site decides.
     publicUpload: publishing.site.publicUpload,
     // Rich paste fetches remote images under the webhooks' SSRF rules (and their test opt-in).
     remoteRules: {
@@ -313,13 +313,13 @@ export async function createServices(deps: ServiceDeps) {
     activity: createActivity({ store, access }),
     // Agent-facing views and the recoverable delete (MCP's svc_get_manifest, svc_get_context, svc_delete_page).
     discovery: createPageDiscovery({ store, access, pages, dataDir: config.dataDir }),
-    // Layout C's pages by id (SPEC.md part 9), over the path-based pages service.
+    // Layout C's pages by id, over the path-based pages service.
     pagesById: createPagesById({ store, access, pages }),
     trash: createPageTrash({ access, pages, clock, dataDir: config.dataDir }),
     // Page history read from git, and restoring a past version as a new save.
     history: createHistory({ store, access, pages, dataDir: config.dataDir }),
     search: createSearchService({ access, searchIndex }),
-    // Layout B's search parameters (SPEC.md part 9).
+    // Layout B's search parameters.
     olderSearch: createOlderSearch({ store, access, searchIndex }),
     // AI: chat is grounded in pages found by the workspace's search and read as the caller.
     ai: createAiService({

@@ -6,7 +6,7 @@ import type { Database } from '../store/schema.js';
 /**
  * Lets only the organization's Super Admins through. Someone who works in the organization
  * (a member of it or of one of its workspaces) is refused with 403 and `refusal`; anyone
- * else gets 404, so the organization's existence does not leak (CONTRACT.md part 2).
+ * else gets 404, so the organization's existence does not leak.
  */
 export async function requireOrgSuperAdmin(
   db: Kysely<Database>,

@@ -98,7 +98,7 @@ export interface WorkspacesTable {
   git_remote: string | null;
   git_branch: string;
   sync_status: string;
-  /** JSON: CONTRACT.md part 3's settings keys. */
+  /** JSON: the API's settings keys. */
   settings: string;
   webhook_secret: string;
   deleted_at: string | null;

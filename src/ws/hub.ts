@@ -14,7 +14,7 @@ import { PRESENCE_TIMEOUT_MS, PresenceTracker } from './presence.js';
 import { isYjsMessage } from '../coedit/messages.js';
 import type { YjsChannel, YjsPeer } from './yjs-channel.js';
 
-/** SPEC.md 6.2's events and Folio's additive ones: the only bus events a WebSocket client ever sees. */
+/** The API's events and Folio's additive ones: the only bus events a WebSocket client ever sees. */
 export const WS_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>([
   'page-created',
   'page-updated',
@@ -54,7 +54,7 @@ const clientMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('subscribe'), workspace_id: z.string().min(1).max(200) }),
   z.object({ type: z.literal('unsubscribe'), workspace_id: z.string().min(1).max(200) }),
   z.object({ type: z.literal('ping') }),
-  // Additive to SPEC.md 6.1: which page of a subscribed workspace this tab shows (null: none).
+  // Additive to the documented protocol: which page of a subscribed workspace this tab shows (null: none).
   z.object({
     type: z.literal('viewing'),
     workspace_id: z.string().min(1).max(200),
@@ -81,7 +81,7 @@ interface Client {
 const OPEN = 1;
 
 /**
- * The WebSocket hub (CONTRACT.md part 5): per-socket subscriptions, delivery
+ * The WebSocket hub: per-socket subscriptions, delivery
  * of bus events to the subscribers of their workspace, and presence. Presence
  * joins and leaves are themselves bus events, so with the Redis bus every
  * instance's subscribers see every instance's users.

@@ -1,4 +1,4 @@
-/** SPEC.md part 8: a user leaves 90 seconds after their last heartbeat. */
+/** A user leaves 90 seconds after their last heartbeat. */
 export const PRESENCE_TIMEOUT_MS = 90_000;
 
 interface Entry {

@@ -6,7 +6,7 @@ import type { TestServer } from '../helpers/server.js';
 import { registerUser, type TestUser } from '../helpers/users.js';
 import { firstWorkspace, joinWithLink } from '../collab/collab-helpers.js';
 
-/** Who calls: CONTRACT.md part 2's roles, a stranger, nobody, and the owner's API keys by scope. */
+/** Who calls: the API's roles, a stranger, nobody, and the owner's API keys by scope. */
 export const ROLE_ACTORS = ['viewer', 'commenter', 'editor', 'admin', 'superadmin'] as const;
 export const KEY_SCOPES = ['read', 'write', 'delete', 'admin'] as const;
 export type RoleActor = (typeof ROLE_ACTORS)[number];

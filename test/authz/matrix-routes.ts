@@ -21,7 +21,7 @@ export type Access =
 
 export interface RouteSpec {
   access: Access;
-  /** The operation for API-key scopes; by default from the method (SPEC.md 5.6). */
+  /** The operation for API-key scopes; by default from the method. */
   op?: Op;
   path?: (f: Fixture) => string;
   body?: (f: Fixture) => unknown;
@@ -130,7 +130,7 @@ export const ROUTES: Record<string, RouteSpec> = {
   'POST /api/auth/ws-token': {
     access: { user: true, sessionOnly: true },
     callAllowed: true,
-    why: 'SPEC.md 6.1: the WebSocket cookie is for a signed-in session, not an API key',
+    why: 'The WebSocket cookie is for a signed-in session, not an API key',
   },
   'POST /api/auth/invitations/accept': {
     access: { user: true },
@@ -161,7 +161,7 @@ export const ROUTES: Record<string, RouteSpec> = {
     body: (f) => ({ name: 'M', slug: `matrix-${f.seq()}`, org: f.orgHandle }),
     callAllowed: true,
     except: { outsider: 403 },
-    why: 'creating in another organization needs its Super Admin; organizations are not secret (CONTRACT.md 6)',
+    why: 'creating in another organization needs its Super Admin; organizations are not secret',
   },
   'POST /api/v1/share-links/:token/use': {
     access: { user: true },
@@ -178,7 +178,7 @@ export const ROUTES: Record<string, RouteSpec> = {
     op: 'write',
     body: (f) => ({ messages: [{ role: 'user', content: 'What is this?' }], workspace_id: f.ws.id }),
     callAllowed: true,
-    why: 'chat only reads, but it is a POST, so keys need the write scope (SPEC.md 5.6)',
+    why: 'chat only reads, but it is a POST, so keys need the write scope',
   },
 
   'GET /api/v1/workspaces/:id': { access: { role: 'viewer' } },
@@ -356,12 +356,12 @@ export const ROUTES: Record<string, RouteSpec> = {
     except: Object.fromEntries(
       (['viewer', 'commenter', 'editor', 'admin', 'superadmin', 'outsider'] as const).map((a) => [a, 401]),
     ),
-    why: 'MCP takes only API keys (SPEC.md 4.8); each tool checks the workspace role and scope itself',
+    why: 'MCP takes only API keys; each tool checks the workspace role and scope itself',
   },
   'POST /api/git/webhook/:id': {
     access: { public: true },
     body: () => ({ ref: 'refs/heads/main' }),
-    why: 'no bearer token: the workspace secret signs the body (SPEC.md 5.1)',
+    why: 'no bearer token: the workspace secret signs the body',
   },
   'GET /api/custom-domains/allowed': {
     access: { public: true },
@@ -373,7 +373,7 @@ export const ROUTES: Record<string, RouteSpec> = {
     access: { public: true },
     headers: { accept: 'text/html' },
     html: true,
-    why: 'the web app (CONTRACT.md 7): it signs the writer in itself, every call it makes is checked',
+    why: 'the web app: it signs the writer in itself, every call it makes is checked',
   },
   'GET /assets/*': {
     access: { public: true },
@@ -403,7 +403,7 @@ export const ROUTES: Record<string, RouteSpec> = {
     path: (f) => `/p/${f.ws.slug}/`,
     html: true,
     except: { anonymous: 404 },
-    why: 'a members-only site answers 404 to anonymous readers (CONTRACT.md 6)',
+    why: 'a members-only site answers 404 to anonymous readers',
   },
 
   'GET /api/v1/workspaces/:id/conflicts': { access: { role: 'viewer' } },
@@ -460,7 +460,7 @@ export const ROUTES: Record<string, RouteSpec> = {
     access: { role: 'viewer' },
     op: 'read',
     callAllowed: true,
-    why: 'SPEC.md 4.5: GET and POST behave identically, so a read-only key may POST it',
+    why: 'GET and POST behave identically, so a read-only key may POST it',
   },
   'GET /api/v1/workspaces/:id/quality': { access: { role: 'admin' } },
   'GET /api/v1/workspaces/:id/custom-domain': { access: { role: 'admin' } },
@@ -539,7 +539,7 @@ export const ROUTES: Record<string, RouteSpec> = {
     path: (f) => WS(f, `/admin/members/${f.bystanderId}`),
     why: 'not sent when allowed: it would remove the bystander the role-change route points at',
   },
-  // The older layouts (SPEC.md part 9, src/http/compat): the same services, the same rules.
+  // The older layouts (docs/compatibility.md, src/http/compat): the same services, the same rules.
   'GET /health': { access: { public: true } },
   'GET /ready': { access: { public: true } },
   'GET /api/health [Folio-Layout: B]': { access: { public: true }, headers: { 'folio-layout': 'B' } },

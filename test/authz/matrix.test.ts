@@ -16,7 +16,7 @@ import { startServer, type TestServer } from '../helpers/server.js';
 import { ACTORS, type ActorName, buildFixture, type Fixture, PNG } from './matrix-fixture.js';
 import { type Op, type Outcome, ROUTES, type RouteSpec } from './matrix-routes.js';
 
-/** SPEC.md 5.6, written out rather than imported, so the test does not share the code it checks. */
+/** API-key scopes, written out rather than imported, so the test does not share the code it checks. */
 const KEY_GRANTS: Record<string, readonly Op[]> = {
   'key:read': ['read'],
   'key:write': ['read', 'write'],

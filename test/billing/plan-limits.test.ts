@@ -9,7 +9,7 @@ import { buyPlan, startCloud } from './billing-helpers.js';
 /* eslint-disable @typescript-eslint/no-explicit-any -- tests inspect arbitrary JSON */
 
 /**
- * Every limit of the Free plan (CONTRACT.md 6), refused at its boundary with its code and
+ * Every limit of the Free plan, refused at its boundary with its code and
  * allowed once the organization has bought Team.
  */
 describeEachDatabase('Cloud plan limits ($name)', (target) => {

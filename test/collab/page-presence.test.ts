@@ -1,6 +1,6 @@
 /**
  * Page presence and comment events over the real WebSocket, and the members'
- * directory over HTTP: additive to SPEC.md 6 (`viewing`, `presence-snapshot`,
+ * directory over HTTP: additive to the documented events (`viewing`, `presence-snapshot`,
  * `presence-update`, `comment-changed`) and 4.5 (`GET /workspaces/:id/members`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -86,7 +86,7 @@ describe('Page presence, comment events and the members directory', () => {
     ]);
 
     // Closing the newer tab falls back to the older one's page; closing both leaves no page at
-    // once, while workspace presence (SPEC.md's 90 s timeout) has no leave yet.
+    // once, while workspace presence (the API's 90 s timeout) has no leave yet.
     await second.close();
     await watcher.waitFor((m) => updatesOf(watcher, writer.id).length === 3 && m.path === 'presence/one.md');
     await tab.close();

@@ -1,5 +1,5 @@
 /**
- * Layout C's pages by id (SPEC.md part 9) through real HTTP, on both databases: C's list
+ * Layout C's pages by id through real HTTP, on both databases: C's list
  * parameters, offset pagination and item fields, create below a parent, read, update with
  * `content_hash`, delete; every change visible through the current content routes with the
  * same page_id, and the routes marked deprecated.

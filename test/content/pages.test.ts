@@ -208,7 +208,7 @@ describeEachDatabase('pages over HTTP ($name)', (target) => {
     expect(missing.status).toBe(404);
   });
 
-  it('answers bad input with SPEC.md error bodies, never a 500', async () => {
+  it('answers bad input with the API error body, never a 500', async () => {
     const noTitle = await req('POST', 'untitled.md', { body: 'x' });
     expect(noTitle.status).toBe(400);
     expect(noTitle.body).toMatchObject({ error: 'VALIDATION_ERROR', details: { field: 'title' } });
@@ -291,7 +291,7 @@ describeEachDatabase('pages over HTTP ($name)', (target) => {
     expect(ok.status, ok.text).toBe(201);
   });
 
-  it('emits page events with SPEC.md 6.2 payloads after each change', async () => {
+  it('emits page events with the documented payloads after each change', async () => {
     const seen: FolioEvent[] = [];
     const off = server.folio.events.onAny((e) => {
       if ((e.payload as { workspace_id?: string }).workspace_id === ws.id) seen.push(e);

@@ -40,7 +40,7 @@ describeEachDatabase('workspaces ($name)', (target) => {
     expect(list.body.next_cursor).toBeNull();
     expect(list.body.data).toHaveLength(1);
     const docs = list.body.data[0];
-    // CONTRACT.md part 3's fields (later features may add more, such as sync state).
+    // The API's fields (later features may add more, such as sync state).
     expect(docs).toMatchObject({
       id: expect.stringMatching(ULID),
       name: 'Docs',

@@ -129,7 +129,7 @@ describe('HTTP foundation', () => {
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
-  /** SPEC.md's error body, its request id the one in X-Request-ID, and the API's headers. */
+  /** The API's error body, its request id the one in X-Request-ID, and the API's headers. */
   const expectErrorBody = (res: Pick<TestResponse, 'status' | 'headers' | 'body'>, status: number) => {
     expect(res.status).toBe(status);
     expect(res.body).toMatchObject({ error: 'VALIDATION_ERROR', message: expect.any(String) });

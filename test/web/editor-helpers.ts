@@ -31,7 +31,7 @@ export async function waitSaved(page: Page, timeout = 20_000): Promise<void> {
     .waitFor({ timeout });
 }
 
-/** The editor textbox (CONTRACT.md part 7: named "Editor"). */
+/** The editor textbox. */
 export const editor = (page: Page) => page.getByRole('textbox', { name: 'Editor' });
 
 /** Places the cursor at the end of the editor line that contains `text`. */

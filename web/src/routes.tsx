@@ -46,7 +46,7 @@ function Home() {
   return <Navigate to={`/w/${first.slug}`} replace />;
 }
 
-/** The app's deep links (CONTRACT.md part 7). */
+/** The app's deep links. */
 export function AppRoutes() {
   return (
     <Routes>

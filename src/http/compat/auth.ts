@@ -76,7 +76,7 @@ export function authCompatRoutes(services: Services) {
         tokens(reply, await auth.refresh(request.body.refresh_token, clientInfo(request))),
     );
 
-    // Always 200, as forgot-password (SPEC.md 7.3).
+    // Always 200, as forgot-password.
     const forgot = deprecatedRoute('/api/auth/forgot-password', 'Layout C: ask for a password reset link');
     app.post(
       '/api/v1/auth/password-reset',

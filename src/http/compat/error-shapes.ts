@@ -19,7 +19,7 @@ function wantsProblemJson(request: Pick<FastifyRequest, 'headers'>): boolean {
     .some((part) => part.split(';')[0]?.trim() === PROBLEM_JSON);
 }
 
-/** Layout B's names for the codes it spelt differently (SPEC.md part 9). */
+/** Layout B's names for the codes it spelt differently. */
 const LAYOUT_B_CODES: Partial<Record<string, string>> = { CONFLICT: 'CONFLICT_DETECTED' };
 /** Layout C's names: its 400 was BAD_REQUEST. */
 const LAYOUT_C_CODES: Partial<Record<string, string>> = { VALIDATION_ERROR: 'BAD_REQUEST' };
@@ -29,7 +29,7 @@ type Issue = { field: string; message: string };
 /**
  * RFC 7807's problem details: `type` names the code (a URN, so it needs no network), `title`
  * the HTTP status, `detail` the message; `fields` lists the invalid fields of a validation
- * failure. `code` and `request_id` are extension members so nothing of SPEC.md 7.1 is lost.
+ * failure. `code` and `request_id` are extension members so nothing of the current error body is lost.
  */
 function problem(request: Pick<FastifyRequest, 'id'>, error: AppError, code: string) {
   const details = error.details ?? {};
@@ -65,7 +65,7 @@ function nested(error: AppError) {
 /**
  * The error body in the shape the client chose (docs/compatibility.md): RFC 7807 with
  * `Accept: application/problem+json` (Layout B's errors), Layout C's nested object with
- * `Folio-Layout: C`, else null for SPEC.md 7.1's current body.
+ * `Folio-Layout: C`, else null for the current error body.
  */
 export function olderErrorShape(
   request: Pick<FastifyRequest, 'id' | 'headers'>,

@@ -1,5 +1,5 @@
 /**
- * The older layouts of SPEC.md part 9 (docs/compatibility.md): thin adapters over the same
+ * The older layouts of docs/compatibility.md (docs/compatibility.md): thin adapters over the same
  * services as the current routes, each marked deprecated and pointing to its successor.
  * Layout B's list pagination is not a route but hooks on the current lists (lists.ts,
  * installed by the app before any route is added).

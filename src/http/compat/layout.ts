@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { ConstraintStrategy, Handler, HTTPVersion } from 'find-my-way';
 
-/** The older layouts of SPEC.md part 9 a client may ask for by name. */
+/** The older layouts of docs/compatibility.md a client may ask for by name. */
 export type OlderLayout = 'B' | 'C';
 
 /** The request header naming the older layout whose shapes a client wants. */

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { markDeprecated, requestedLayout } from './layout.js';
 
-/** Layout B's page size when the client names none (SPEC.md part 9); the current lists' maximum, 100, is B's too. */
+/** Layout B's page size when the client names none; the current lists' maximum, 100, is B's too. */
 export const LAYOUT_B_PAGE_SIZE = 20;
 
-/** A current list page: CONTRACT.md part 3's `{ data, next_cursor }`. */
+/** A current list page: the API's `{ data, next_cursor }`. */
 interface ListPage {
   data: unknown[];
   next_cursor: string | null;

@@ -41,7 +41,7 @@ export type MovePage = (
  * A `preValidation` hook for the current `PUT /api/v1/content/:workspace/*`: a body with
  * `move_to` is Layout B's move, served without `Folio-Layout: B`. The current update has no
  * such field, so the two conflict in nothing, and older clients never send a header that
- * did not exist in their day (CONTRACT.md part 6). Any other body goes on to the update.
+ * did not exist in their day. Any other body goes on to the update.
  * Runs after the route's sign-in check; its answer carries the deprecation headers.
  */
 export function layoutBMoveHook(move: MovePage) {

@@ -13,7 +13,7 @@ const byPath = (request: FastifyRequest) =>
   `/api/v1/content/${encodeURIComponent(paramsOf(request).id ?? '')}/`;
 
 /**
- * Layout C's pages by id (SPEC.md part 9): `GET, POST /api/v1/workspaces/:id/pages`,
+ * Layout C's pages by id: `GET, POST /api/v1/workspaces/:id/pages`,
  * `GET, PUT, DELETE …/pages/:page_id`, over the pages-by-id service.
  */
 export function pagesByIdCompatRoutes(services: Services) {

@@ -7,7 +7,7 @@ import { workspaceParams } from '../route-params.js';
 
 const READ = { rateLimit: 'contentRead' } as const;
 
-/** The activity feed (CONTRACT.md part 3): `{ data, next_cursor }`, newest first. */
+/** The activity feed: `{ data, next_cursor }`, newest first. */
 export function activityRoutes(services: Services) {
   const { activity } = services;
   return (scope: FastifyInstance) => {

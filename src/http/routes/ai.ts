@@ -28,8 +28,8 @@ function abortOnClose(reply: FastifyReply): AbortSignal {
 
 /**
  * The SSE body: `token` per delta, `sources`, then `done`. A failure after
- * the 200 was sent can only be reported in the stream: `error` with SPEC.md
- * 7.1's body, and the stream ends there.
+ * the 200 was sent can only be reported in the stream: `error` with the API's
+ * error body, and the stream ends there.
  */
 async function* eventStream(
   request: FastifyRequest,
@@ -54,11 +54,11 @@ async function* eventStream(
   }
 }
 
-/** SPEC.md 4.4's AI endpoints, and the status alias of CONTRACT.md 6. */
+/** The AI endpoints, and the status alias `/api/ai/status`. */
 export function aiRoutes(services: { ai: AiService }) {
   const { ai } = services;
   return (app: FastifyInstance) => {
-    // Anonymous on purpose: SPEC.md does not ask for a token and the answer holds no secret.
+    // Anonymous on purpose: the API asks no token and the answer holds no secret.
     app.get('/api/v1/ai/status', { config: { auth: 'none' } }, async () => ai.status());
     app.get('/api/ai/status', { config: { auth: 'none' } }, async () => ai.status());
 

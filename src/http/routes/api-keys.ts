@@ -5,7 +5,7 @@ import type { Services } from '../../services/index.js';
 import { requireActor, requireSignedIn } from '../auth-context.js';
 import { idParams } from '../route-params.js';
 
-/** `/api/v1/api-keys` (SPEC.md 4.5, CONTRACT.md part 3). */
+/** `/api/v1/api-keys`. */
 export function apiKeyRoutes(services: Services) {
   const { apiKeys } = services;
   return (scope: FastifyInstance) => {

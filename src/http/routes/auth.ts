@@ -19,7 +19,7 @@ const AUTH = { rateLimit: 'auth' } as const;
 /** Routes that sign a caller in (or help them back in): any credentials they are sent are stale at best. */
 const SIGN_IN = { rateLimit: 'auth', auth: 'none' } as const;
 
-/** SPEC.md 4.1's password, token and session routes. Every one counts against the auth bucket. */
+/** The API's password, token and session routes. Every one counts against the auth bucket. */
 export function authRoutes(services: Services, publicUrl: string) {
   const { auth, passwordReset } = services;
   const publicOrigin = new URL(publicUrl).origin;
@@ -105,7 +105,7 @@ export function authRoutes(services: Services, publicUrl: string) {
       return { data: await auth.listSessions(actor, actor.sessionId), next_cursor: null };
     });
 
-    // Always 200, whether or not the address is known or the limit is spent (SPEC.md 7.3).
+    // Always 200, whether or not the address is known or the limit is spent.
     const forgot = { config: { auth: 'none' }, schema: { body: forgotPasswordInput } } as const;
     app.post('/api/auth/forgot-password', forgot, async (request) => {
       await passwordReset.forgot(request.body.email, (bucket) => rateKey(request, bucket));

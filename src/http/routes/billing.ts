@@ -8,7 +8,7 @@ const READ = { rateLimit: 'contentRead' } as const;
 const WRITE = { rateLimit: 'contentWrite' } as const;
 
 /**
- * SPEC.md 4.6's billing routes (Cloud edition only: registered only then, so the
+ * The API's billing routes (Cloud edition only: registered only then, so the
  * Community edition answers 404 for every one). Plans are public; the rest are for an
  * organization's Super Admin, by default of the caller's own organization.
  */

@@ -6,7 +6,7 @@ import { requireActor, requireSignedIn } from '../auth-context.js';
 import { commentList, commentRecord } from '../response-schemas.js';
 import { idParams, workspaceParams } from '../route-params.js';
 
-/** Page comments and threads (SPEC.md 4.5). */
+/** Page comments and threads. */
 export function commentRoutes(services: Services) {
   const { comments } = services;
   return (scope: FastifyInstance) => {

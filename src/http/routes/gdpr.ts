@@ -18,7 +18,7 @@ export function sendZip(reply: FastifyReply, download: Download): FastifyReply {
 }
 
 /**
- * The Cloud edition's GDPR routes (SPEC.md 4.5): a user's data export (one a day, the
+ * The Cloud edition's GDPR routes: a user's data export (one a day, the
  * `dataExport` bucket), account deletion, an organization's export, and the impersonation
  * banner's question and its end. Registered only with EDITION=cloud.
  */

@@ -4,7 +4,7 @@ import type { Services } from '../../services/index.js';
 type ById = { Params: { id: string } };
 
 /**
- * SPEC.md 4.3's inbound git webhook, `POST /api/git/webhook/:workspace_id`: no
+ * The API's inbound git webhook, `POST /api/git/webhook/:workspace_id`: no
  * bearer token, the workspace's secret instead. The signature is an HMAC of the
  * exact bytes sent, so this plugin (and only it: the scope is encapsulated)
  * keeps every body raw rather than parsing JSON. Answers 202 at once; the sync

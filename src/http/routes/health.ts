@@ -3,7 +3,7 @@ import type { HealthService } from '../../services/operations/index.js';
 
 const PUBLIC = { auth: 'none' } as const;
 
-/** `/api/health` (liveness) and `/api/ready` (SPEC.md 4.7). No authentication. */
+/** `/api/health` (liveness) and `/api/ready`. No authentication. */
 export function healthRoutes(health: HealthService, version: string) {
   return (app: FastifyInstance) => {
     app.get('/api/health', { config: PUBLIC }, async () => ({ status: 'ok', version }));

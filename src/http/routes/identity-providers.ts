@@ -26,7 +26,7 @@ const FLOW_COOKIE_OPTIONS = {
 /** Where the web app takes over after a provider's callback. */
 const APP_CLAIM_PATH = '/login/oidc';
 
-/** Sign-in with identity providers (SPEC.md 4.1, 5.4): start, callback, claim, link, identities. */
+/** Sign-in with identity providers: start, callback, claim, link, identities. */
 export function identityProviderRoutes(services: Services) {
   const { externalSignIn } = services;
   return (scope: FastifyInstance) => {

@@ -6,7 +6,7 @@ import { listInput } from '../../services/collab/index.js';
 import { requireActor, requireSignedIn } from '../auth-context.js';
 import { workspaceParams } from '../route-params.js';
 
-/** Workspace invitations (SPEC.md 4.5) and their acceptance (SPEC.md 4.1). */
+/** Workspace invitations and their acceptance. */
 export function invitationRoutes(services: Services) {
   const { invitations } = services;
   return (scope: FastifyInstance) => {
@@ -36,7 +36,7 @@ export function invitationRoutes(services: Services) {
       },
     );
 
-    // Under /api/auth/, so it counts against the auth bucket (CONTRACT.md 6).
+    // Under /api/auth/, so it counts against the auth bucket.
     app.post(
       '/api/auth/invitations/accept',
       { ...signedIn, config: { rateLimit: 'auth' }, schema: { body: acceptInvitationInput } },

@@ -59,7 +59,7 @@ export function mcpEndpoint(corsOrigins: readonly string[], handlePost: McpPostH
 }
 
 /**
- * Streamable HTTP MCP at `/mcp` (SPEC.md 4.8), stateless: each POST carries
+ * Streamable HTTP MCP at `/mcp`, stateless: each POST carries
  * its API key and is answered by a server built for that key's actor.
  */
 export function mcpRoutes(services: Services, options: McpRouteOptions) {

@@ -8,7 +8,7 @@ import { peopleList } from '../response-schemas.js';
 import { workspaceParams } from '../route-params.js';
 
 /**
- * `/api/v1/workspaces/:id/admin/members`: list, change a role, remove (SPEC.md 4.5; admins only);
+ * `/api/v1/workspaces/:id/admin/members`: list, change a role, remove;
  * and `/api/v1/workspaces/:id/members`, names and handles for the members who mention each other.
  */
 export function memberRoutes(services: Services) {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { type Metrics, scrapeFor } from '../../metrics/metrics.js';
 import { requireActor } from '../auth-context.js';
 
-/** `GET /metrics` (FF_METRICS): Prometheus text for the platform owner (SPEC.md 4.7). */
+/** `GET /metrics` (FF_METRICS): Prometheus text for the platform owner. */
 export function metricsRoutes(metrics: Metrics) {
   return (app: FastifyInstance) => {
     app.get('/metrics', async (request, reply) => {

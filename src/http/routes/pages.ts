@@ -19,7 +19,7 @@ const READ = { rateLimit: 'contentRead' } as const;
 const WRITE = { rateLimit: 'contentWrite' } as const;
 
 /**
- * SPEC.md 4.2's content routes. `tree`, `reorder` and `move` are registered
+ * The API's content routes. `tree`, `reorder` and `move` are registered
  * explicitly (the router prefers them to the wildcard, and page paths may not
  * use those names); `uploads` belongs to the uploads routes.
  */

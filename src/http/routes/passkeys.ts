@@ -18,7 +18,7 @@ const AUTH = { rateLimit: 'auth' } as const;
 const SIGN_IN = { rateLimit: 'auth', auth: 'none' } as const;
 
 /**
- * Passkeys (SPEC.md 4.1, 5.5): registration and sign-in ceremonies, and the caller's
+ * Passkeys: registration and sign-in ceremonies, and the caller's
  * stored passkeys. Without WEBAUTHN_RP_ID and WEBAUTHN_RP_ORIGINS every route is 404.
  */
 export function passkeyRoutes(services: Services) {

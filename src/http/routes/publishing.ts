@@ -6,7 +6,7 @@ import { contentDisposition } from './uploads.js';
 type ById = { Params: { id: string } };
 
 /**
- * Publishing a workspace, its static export and its quality report (SPEC.md 4.5).
+ * Publishing a workspace, its static export and its quality report.
  * `POST /api/v1/workspaces/:id/publish` (admins) publishes every draft and makes the site
  * public; GET and POST `…/export` behave identically and stream the ZIP in the response.
  */

@@ -6,7 +6,7 @@ import { requireActor, requireSignedIn } from '../auth-context.js';
 import { searchResponse } from '../response-schemas.js';
 import { workspaceParams } from '../route-params.js';
 
-/** `GET /api/v1/workspaces/:id/search?q&limit` (SPEC.md 4.3, CONTRACT.md part 3). */
+/** `GET /api/v1/workspaces/:id/search?q&limit`. */
 export function searchRoutes(services: Services) {
   const { search } = services;
   return (scope: FastifyInstance) => {

@@ -6,7 +6,7 @@ import { updateSettingsInput } from '../../services/workspaces/index.js';
 import { requireActor, requireSignedIn } from '../auth-context.js';
 import { workspaceParams } from '../route-params.js';
 
-/** Workspace settings (admins) and the caller's onboarding checklist (SPEC.md 4.5). */
+/** Workspace settings (admins) and the caller's onboarding checklist. */
 export function settingsRoutes(services: Services) {
   const { settings, onboarding, navigation } = services;
   return (scope: FastifyInstance) => {

@@ -6,7 +6,7 @@ import { createShareLinkInput } from '../../services/collab/index.js';
 import { requireActor, requireSignedIn } from '../auth-context.js';
 import { workspaceParams } from '../route-params.js';
 
-/** Share links (SPEC.md 4.5): managed by admins, used by any signed-in user. */
+/** Share links: managed by admins, used by any signed-in user. */
 export function shareLinkRoutes(services: Services) {
   const { shareLinks } = services;
   return (scope: FastifyInstance) => {

@@ -10,7 +10,7 @@ type SitePath = {
   Querystring: { q?: unknown; version?: unknown };
 };
 
-/** SPEC.md part 8 for public sites; members-only pages are revalidated on every visit. */
+/** Public sites are cached for 300 s; members-only pages are revalidated on every visit. */
 const CACHE_CONTROL: Record<CacheMode, string> = {
   public: 'public, max-age=300',
   private: 'private, no-cache',
@@ -18,7 +18,7 @@ const CACHE_CONTROL: Record<CacheMode, string> = {
   immutable: 'public, max-age=31536000, immutable',
 };
 
-/** The site's own per-IP budget and CSP with a fresh nonce (CONTRACT.md 6). */
+/** The site's own per-IP budget and CSP with a fresh nonce. */
 const SITE = { surface: 'site', rateLimit: 'publishedDocs' } as const;
 
 /** What analytics may know of a reader: DNT and GPC win over any cookie. */

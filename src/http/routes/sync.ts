@@ -14,7 +14,7 @@ type ByConflict = { Params: { id: string; conflict_id: string } };
 type ByArtefact = { Params: { page_id: string; timestamp: string } };
 
 /**
- * SPEC.md 4.3's sync and conflict routes (the webhook is in git-webhook.ts).
+ * The API's sync and conflict routes (the webhook is in git-webhook.ts).
  * `:id` takes the workspace id or slug; a workspace the caller cannot read is 404.
  */
 export function syncRoutes(services: Services) {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services/index.js';
 import { requireActor } from '../auth-context.js';
 
-/** `GET /api/v1/templates` and `GET /api/v1/templates/:id` (SPEC.md 4.5, CONTRACT.md part 3). */
+/** `GET /api/v1/templates` and `GET /api/v1/templates/:id`. */
 export function templateRoutes(services: Services) {
   const { templates } = services;
   return (app: FastifyInstance) => {

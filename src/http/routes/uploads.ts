@@ -11,7 +11,7 @@ type WorkspaceParams = { Params: { workspace: string } };
 type FileParams = { Params: { workspace: string; filename: string } };
 
 /**
- * `POST /api/v1/content/:workspace/uploads` and `GET …/uploads/:filename` (SPEC.md 4.2).
+ * `POST /api/v1/content/:workspace/uploads` and `GET …/uploads/:filename`.
  * These static `uploads` segments take precedence over the content routes' wildcard in
  * Fastify's router, whichever plugin registers first.
  */

@@ -7,7 +7,7 @@ import { workspaceParams } from '../route-params.js';
 
 type BySlug = { Params: { id: string; slug: string } };
 
-/** Documentation versions (SPEC.md 4.5): list and read for readers, the rest for admins. */
+/** Documentation versions: list and read for readers, the rest for admins. */
 export function versionRoutes(services: Services) {
   const { versions } = services;
   return (scope: FastifyInstance) => {

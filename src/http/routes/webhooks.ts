@@ -10,7 +10,7 @@ import {
 import { requireActor, requireSignedIn } from '../auth-context.js';
 import { workspaceParams } from '../route-params.js';
 
-/** Outbound webhooks (SPEC.md 4.5, admins): definitions, their delivery log, and redelivery. */
+/** Outbound webhooks: definitions, their delivery log, and redelivery. */
 export function webhookRoutes(services: Services) {
   const { webhooks } = services;
   return (scope: FastifyInstance) => {

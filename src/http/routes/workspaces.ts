@@ -6,7 +6,7 @@ import { requireActor, requireSignedIn } from '../auth-context.js';
 import { workspaceList, workspaceRecord } from '../response-schemas.js';
 import { workspaceParams } from '../route-params.js';
 
-/** SPEC.md 4.3's workspace routes; `:id` takes the workspace id or its slug. */
+/** The API's workspace routes; `:id` takes the workspace id or its slug. */
 export function workspaceRoutes(services: Services) {
   const { workspaces } = services;
   return (scope: FastifyInstance) => {

@@ -25,7 +25,7 @@ export function originAllowed(origin: string, publicUrl: string, host: string | 
   return host !== undefined && parsed.host.toLowerCase() === host.toLowerCase();
 }
 
-/** `POST /api/auth/ws-token` and the `/ws` stream (SPEC.md 6.1, CONTRACT.md part 5). */
+/** `POST /api/auth/ws-token` and the `/ws` stream. */
 export function wsRoutes(services: Services, hub: Hub, publicUrl: string) {
   const { wsTokens, wsTickets } = services;
   const actors = new WeakMap<FastifyRequest, Actor>();
@@ -44,7 +44,7 @@ export function wsRoutes(services: Services, hub: Hub, publicUrl: string) {
       '/ws',
       {
         websocket: true,
-        // Runs before the upgrade, so a refusal is a plain HTTP 401/403 with SPEC.md's error body.
+        // Runs before the upgrade, so a refusal is a plain HTTP 401/403 with the API's error body.
         preValidation: async (request) => {
           const origin = request.headers.origin;
           if (origin !== undefined && !originAllowed(origin, publicUrl, request.headers.host)) {

@@ -15,7 +15,7 @@ const pagePath = z
 const { title, content, description, tags, publish } = createPageFields.shape;
 const { content: newContent, lastKnownHash, frontmatter } = updatePageFields.shape;
 
-/** SPEC.md 4.8's content tools: the same page service the HTTP content routes call. */
+/** The MCP content tools: the same page service the HTTP content routes call. */
 export const contentTools = [
   defineTool({
     name: 'list_pages',

@@ -4,7 +4,7 @@ import { searchInput } from '../../services/pages/index.js';
 import { htmlToPlainText } from '../plain-text.js';
 import { defineTool, noArgs } from '../tool.js';
 
-/** SPEC.md 4.8's discovery tools: search, context, workspaces, tree and the manifest. */
+/** The MCP discovery tools: search, context, workspaces, tree and the manifest. */
 export const discoveryTools = [
   defineTool({
     name: 'search',

@@ -1,8 +1,8 @@
 /**
- * AI writing assistance and documentation chat (SPEC.md 1.6 and 4.4) over the
+ * AI writing assistance and documentation chat over the
  * provider seam of `src/ai`. The provider is built once from config.ai; with
  * none configured every AI action answers 503 AI_DISABLED and `status()` says
- * so. Chat grounding (which pages, which text) lives in ai-context.ts.
+ * so. Chat grounding (which pages, which text) lives in context.ts.
  */
 import { z } from 'zod';
 import {
@@ -103,7 +103,7 @@ export function createAiService(deps: AiServiceDeps) {
   async function prepareChat(actor: Actor, rawInput: unknown) {
     const ai = requireProvider();
     const input = parseInput(chatInput, rawInput);
-    // A POST: SPEC.md 5.6 gives it to keys with the write scope, although chat only reads.
+    // A POST: API-key scopes give it to keys with the write scope, although chat only reads.
     requireScope(actor, 'write');
     const grounding = await context.build(actor, input);
     return { ai, prompt: buildChatPrompt(input.messages, grounding.excerpts), sources: grounding.sources };
@@ -148,7 +148,7 @@ export function createAiService(deps: AiServiceDeps) {
 
     /**
      * Answers the conversation's last question from the pages of one workspace
-     * the caller can read (see ai-context.ts for which pages and how much of
+     * the caller can read (see context.ts for which pages and how much of
      * them), with those pages as sources.
      */
     async chat(actor: Actor, rawInput: unknown, signal?: AbortSignal): Promise<ChatResult> {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Layout B's operations and the current action each one is (SPEC.md 4.4 and part 9). */
+/** Layout B's operations and the current action each one is. */
 const OPERATIONS = {
   rewrite: 'improve',
   improve: 'improve',

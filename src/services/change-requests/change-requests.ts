@@ -151,7 +151,7 @@ export function createChangeRequestCore(ctx: RequestContext) {
       return presentRequest(row, 0, requiredOf(ws));
     },
 
-    /** A workspace's requests, newest first (readers), in CONTRACT.md's list shape. */
+    /** A workspace's requests, newest first (readers), in the API's list shape. */
     async list(actor: Actor, workspace: string, input: ListChangeRequestsInput) {
       const { workspace: ws } = await deps.access.require(actor, workspace, CAN.read);
       const rows = await requestsTable.list(db, ws.id, {

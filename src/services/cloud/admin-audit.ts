@@ -8,7 +8,7 @@ const nextId = monotonicFactory();
 
 const ULID_RE = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
-/** `limit` and `cursor` of every platform-administration list (SPEC.md 4.9). */
+/** `limit` and `cursor` of every platform-administration list. */
 export const adminPageInput = {
   limit: z.coerce
     .number()

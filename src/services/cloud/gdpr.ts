@@ -14,7 +14,7 @@ import { type Download, streamArchive } from './zip-archive.js';
 
 export type { Download } from './zip-archive.js';
 
-/** `DELETE /api/v1/users/me`: the password, for an account that has one (CONTRACT.md part 6). */
+/** `DELETE /api/v1/users/me`: the password, for an account that has one. */
 export const deleteAccountInput = z.object({
   password: z
     .string()
@@ -47,7 +47,7 @@ export async function personalDataZip(store: Store, clock: Clock, userId: string
 }
 
 /**
- * The GDPR endpoints of the Cloud edition (SPEC.md 4.5): a user's own data export, the
+ * The GDPR endpoints of the Cloud edition: a user's own data export, the
  * deletion of their account, and an organization's export for its Super Admins.
  */
 export function createGdpr(deps: { store: Store; clock: Clock; passwords: PasswordHasher; dataDir: string }) {

@@ -51,7 +51,7 @@ export interface UserRef {
   handle: string;
 }
 
-/** CONTRACT.md part 3's comment record, plus its rendered body. */
+/** The API's comment record, plus its rendered body. */
 export interface CommentRecord {
   id: string;
   /** The page's current path (comments are keyed by page_id and follow moves). */
@@ -104,7 +104,7 @@ function commentQuery(db: Kysely<Database>) {
 type CommentRow = Awaited<ReturnType<ReturnType<typeof commentQuery>['execute']>>[number];
 
 /**
- * Page comments and threads (SPEC.md 4.5). Reading needs read access;
+ * Page comments and threads. Reading needs read access;
  * commenting the commenter role; resolving the editor role. Authors edit
  * their own comments; authors and admins delete them.
  */
@@ -187,7 +187,7 @@ export function createComments(deps: {
     const page =
       (await pagesTable.findByPath(db, workspace.id, canonical)) ??
       (await pagesTable.findMovedFrom(db, workspace.id, canonical));
-    // Strict-mode pages with invalid frontmatter are for admins only (SPEC.md part 3).
+    // Strict-mode pages with invalid frontmatter are for admins only.
     if (!page || (page.restricted === 1 && !atLeast(role, 'admin'))) throw notFound('Page');
     return page;
   }

@@ -15,7 +15,7 @@ import { effectiveRole, grantMembership, roleInput } from './members.js';
 import type { PlanLimits } from './plan-limits.js';
 import { randomToken, safeEqual, sha256Hex } from '../../lib/secrets.js';
 
-/** SPEC.md 9 layout B and CONTRACT.md part 3: invitations live 7 days. */
+/** Invitations live 7 days. */
 export const INVITATION_MS = 7 * 24 * 3600 * 1000;
 
 export const createInvitationInput = z.object({
@@ -27,7 +27,7 @@ export const acceptInvitationInput = z.object({
   token: z.string({ error: 'token is required' }).min(1, 'token is required').max(200),
 });
 
-/** CONTRACT.md part 3's invitation record; `token` only on creation when no mail is sent. */
+/** The API's invitation record; `token` only on creation when no mail is sent. */
 export interface InvitationRecord {
   id: string;
   email: string;
@@ -57,7 +57,7 @@ export interface Joined {
 /** Spends an invitation or share link for `userId` inside the caller's transaction. */
 export type JoinStep = (trx: Kysely<Database>, userId: string) => Promise<Joined>;
 
-/** Roles that take a seat of the plan (SPEC.md 4.5: inviting an Editor or Admin counts). */
+/** Roles that take a seat of the plan. */
 export const takesSeat = (role: Role): boolean => atLeast(role, 'editor');
 
 /**
@@ -66,7 +66,7 @@ export const takesSeat = (role: Role): boolean => atLeast(role, 'editor');
  */
 export function createInvitations(deps: InvitationDeps) {
   const db = deps.store.db;
-  // The web app's invitation page (CONTRACT.md part 7): it signs the invitee in or up, then accepts.
+  // The web app's invitation page: it signs the invitee in or up, then accepts.
   const acceptUrl = (token?: string) =>
     `${deps.publicUrl}/invite${token ? `/${encodeURIComponent(token)}` : ''}`;
 

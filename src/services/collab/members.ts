@@ -20,7 +20,7 @@ export const listInput = z.object({
   cursor: z.string().max(100).optional(),
 });
 
-/** CONTRACT.md part 3's member record. */
+/** The API's member record. */
 /** Offset paging of the older layouts: `limit` (default 100) from `offset`. */
 export const offsetListInput = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(100),
@@ -79,7 +79,7 @@ async function countSuperadmins(db: Kysely<Database>, orgId: string): Promise<nu
 /**
  * Makes `userId` a member of the workspace with `role`, unless they already
  * hold that role or a higher one (then nothing changes). `superadmin` is an
- * organization role (CONTRACT.md part 2), so granting it writes org_members.
+ * organization role, so granting it writes org_members.
  * Answers the role the user ends up with and whether it changed.
  */
 export async function grantMembership(
@@ -107,7 +107,7 @@ export async function grantMembership(
   return { role, changed: true };
 }
 
-/** Workspace members and their roles (SPEC.md 4.5 admin/members; admins only). */
+/** Workspace members and their roles. */
 export function createMembers(deps: {
   store: Store;
   clock: Clock;
@@ -179,7 +179,7 @@ export function createMembers(deps: {
       return { data, next_cursor: more ? (data[data.length - 1]?.user_id ?? null) : null };
     },
 
-    /** Layout C's member list (SPEC.md part 9): one page by offset, with the total; admins only. */
+    /** Layout C's member list: one page by offset, with the total; admins only. */
     async listByOffset(actor: Actor, workspaceId: string, input: z.infer<typeof offsetListInput>) {
       const { workspace } = await deps.access.require(actor, workspaceId, CAN.readAdmin);
       const all = await allMembers(workspace);

@@ -9,7 +9,7 @@ export interface SeatCandidate {
 /**
  * Plan limits the Cloud edition enforces. The Community edition has none; the
  * Cloud edition replaces this object with one backed by the organization's plan
- * (CONTRACT.md 6: Free has 1 workspace, 3 editors, 50 pages and no analytics), so
+ *, so
  * callers never ask which edition runs. Each `require…` throws 403
  * PLAN_LIMIT_REACHED with `details: { limit, current, plan }` when the plan is full.
  */

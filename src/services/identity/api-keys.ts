@@ -8,7 +8,7 @@ import type { Store } from '../../store/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { randomToken } from '../../lib/secrets.js';
 
-/** SPEC.md's exact prefix of every API key. */
+/** The API's exact prefix of every API key. */
 export const API_KEY_PREFIX = 'svc_live_';
 const DEFAULT_SCOPES: ApiKeyScope[] = ['read', 'write', 'delete'];
 

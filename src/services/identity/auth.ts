@@ -37,7 +37,7 @@ export const changePasswordInput = z.object({
 export const updateProfileInput = z.strictObject({ name: displayName });
 
 /**
- * Registration as the older layouts sent it (SPEC.md part 9): `terms_accepted` optional.
+ * Registration as the older layouts sent it: `terms_accepted` optional.
  * Without `true` the account records the terms as not accepted.
  */
 export const olderRegisterInput = registerInput.extend({ terms_accepted: z.boolean().optional() });
@@ -76,7 +76,7 @@ export interface AuthDeps {
   registration: RegistrationPolicy;
 }
 
-/** Registration, sign-in, token refresh, sign-out and the current user (SPEC.md 4.1, 5.1–5.3). */
+/** Registration, sign-in, token refresh, sign-out and the current user. */
 export function createAuthService(deps: AuthDeps) {
   const { store, clock, passwords, jwt, sessions } = deps;
   const db = store.db;
@@ -238,9 +238,9 @@ export function createAuthService(deps: AuthDeps) {
       return issue(user.id, await homeOrg(user.id), sessionId, refreshToken);
     },
 
-    /** Rotates a refresh token into a new pair (SPEC.md part 3). */
+    /** Rotates a refresh token into a new pair. */
     async refresh(refreshToken: string | undefined, client: ClientInfo): Promise<TokenPair> {
-      // CONTRACT.md part 3: a failed refresh is 401, a missing token included.
+      // A failed refresh is 401, a missing token included.
       if (!refreshToken) throw unauthorized('A refresh token is required');
       const rotated = await sessions.rotate(refreshToken, client);
       return issue(rotated.userId, await homeOrg(rotated.userId), rotated.sessionId, rotated.refreshToken);

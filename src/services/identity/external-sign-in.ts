@@ -41,7 +41,7 @@ export interface ExternalSignInDeps {
 }
 
 /**
- * Sign-in with identity providers (SPEC.md 4.1, 5.4). A flow is started with state,
+ * Sign-in with identity providers. A flow is started with state,
  * nonce and PKCE kept server-side and bound to the browser; its callback settles who
  * signed in and leaves a claim that the web app exchanges for a session with a one-time
  * code. An identity is linked to an account by provider and subject. A verified email

@@ -14,7 +14,7 @@ import type { Clock } from '../../lib/clock.js';
 import { LruCache } from '../../lib/lru-cache.js';
 import { loadOrCreateSecretFile } from '../../lib/secrets.js';
 
-/** SPEC.md 5.1: access tokens live 15 minutes. */
+/** Access tokens live 15 minutes. */
 export const ACCESS_TOKEN_SECONDS = 900;
 
 export interface AccessClaims {

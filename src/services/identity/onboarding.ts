@@ -40,7 +40,7 @@ export const patchOnboardingInput = z
   .strict();
 
 /**
- * The per-user onboarding checklist (SPEC.md 4.5 users/me/onboarding). Steps
+ * The per-user onboarding checklist. Steps
  * are stored as the web app marks them; two are also detected from what the
  * user has done (an API key exists, an invitation was sent), so the list is
  * right even when the app never reported them.

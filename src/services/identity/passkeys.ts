@@ -86,7 +86,7 @@ function challengeOf(response: { response: { clientDataJSON: string } }): string
 }
 
 /**
- * Passkeys (SPEC.md 5.5): registration by a signed-in user, sign-in with discoverable
+ * Passkeys: registration by a signed-in user, sign-in with discoverable
  * credentials or an email hint, and managing the stored credentials. Every begun
  * ceremony's challenge is stored, used once, and expires after five minutes; the
  * origin must be one of WEBAUTHN_RP_ORIGINS; a signature counter that does not grow

@@ -9,7 +9,7 @@ import { checkPasswordPolicy, type PasswordHasher } from './passwords.js';
 import { randomToken, sha256Hex } from '../../lib/secrets.js';
 import type { Sessions } from './sessions.js';
 
-/** SPEC.md 5.2: a reset token works once, within one hour. */
+/** A reset token works once, within one hour. */
 export const RESET_TOKEN_MS = 3_600_000;
 
 export const forgotPasswordInput = z.object({ email: z.string().trim().max(320) });

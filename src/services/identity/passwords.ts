@@ -7,14 +7,14 @@ export interface Argon2Cost {
   parallelism: number;
 }
 
-/** SPEC.md 5.2: 8 to 1024 characters, no character-class rules. */
+/** 8 to 1024 characters, no character-class rules. */
 export function checkPasswordPolicy(password: string, field = 'password'): void {
   const length = [...password].length;
   if (length < 8) throw invalid(field, 'Password must be at least 8 characters');
   if (length > 1024) throw invalid(field, 'Password must be at most 1024 characters');
 }
 
-/** argon2id with the configured cost, a 16-byte salt and a 32-byte key (SPEC.md 5.2). */
+/** argon2id with the configured cost, a 16-byte salt and a 32-byte key. */
 export function createPasswordHasher(cost: Argon2Cost) {
   const options = {
     algorithm: 2 as const, // Algorithm.Argon2id (a const enum, so spelled out)

@@ -4,7 +4,7 @@ import type { Store } from '../../store/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { randomToken, sha256Hex } from '../../lib/secrets.js';
 
-/** SPEC.md 5.1: refresh tokens live 7 days and rotate on every use. */
+/** Refresh tokens live 7 days and rotate on every use. */
 export const REFRESH_TOKEN_MS = 7 * 24 * 3600 * 1000;
 
 export interface ClientInfo {

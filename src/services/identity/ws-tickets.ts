@@ -4,7 +4,7 @@ import type { Clock } from '../../lib/clock.js';
 import { randomToken, sha256Hex } from '../../lib/secrets.js';
 import type { Store } from '../../store/database.js';
 
-/** Layouts B and C (SPEC.md part 9): a WebSocket ticket lives 30 seconds and opens one socket. */
+/** Layouts B and C: a WebSocket ticket lives 30 seconds and opens one socket. */
 export const WS_TICKET_SECONDS = 30;
 
 const TICKET_PREFIX = 'wst_';

@@ -6,7 +6,7 @@ import type { Store } from '../../store/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { safeEqual } from '../../lib/secrets.js';
 
-/** SPEC.md part 8: the WebSocket cookie lives one hour. */
+/** The WebSocket cookie lives one hour. */
 export const WS_TOKEN_SECONDS = 3600;
 
 interface WsClaims {
@@ -23,7 +23,7 @@ interface WsClaims {
  * token (`v1.<claims>.<mac>`) naming the user and session, valid one hour. It
  * is never the access token itself, so the cookie cannot be replayed against
  * the API. The key is derived from the JWT key file, so instances sharing that
- * key accept each other's tokens and rotating it (SPEC.md 5.3) ends them all.
+ * key accept each other's tokens and rotating it ends them all.
  */
 export function createWsTokens(deps: {
   store: Store;
@@ -49,7 +49,7 @@ export function createWsTokens(deps: {
   return {
     /**
      * A token bound to the signed-in session of `actor` and the user's current
-     * session epoch. 403 for API keys and the system: SPEC.md 6.1 needs a JWT.
+     * session epoch. 403 for API keys and the system: the WebSocket cookie stands for a signed-in session.
      */
     async issue(actor: Actor): Promise<{ token: string; maxAge: number }> {
       if (actor.via !== 'jwt' && actor.via !== 'cookie') {

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import type { Store } from '../../store/database.js';
 
-/** Free space under which the data directory is reported as low (SPEC.md part 8). */
+/** Free space under which the data directory is reported as low. */
 export const LOW_DISK_BYTES = 1024 ** 3;
 
 export interface CheckResult {

@@ -1,5 +1,5 @@
 /**
- * Inputs of Layout C's pages-by-id routes (SPEC.md part 9), one schema each, beside the
+ * Inputs of Layout C's pages-by-id routes, one schema each, beside the
  * service that takes them. Loose objects: older clients send fields Folio never knew.
  */
 import { z } from 'zod';

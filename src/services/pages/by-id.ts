@@ -10,7 +10,7 @@ import type { AccessService } from '../access.js';
 import type { CreatePageByIdInput, ListPagesByIdInput, UpdatePageByIdInput } from './by-id-inputs.js';
 import type { PagesService } from './pages.js';
 
-/** Layout C's page list item (SPEC.md part 9). */
+/** Layout C's page list item. */
 export interface PageByIdItem {
   id: string;
   title: string;

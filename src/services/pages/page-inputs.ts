@@ -1,5 +1,5 @@
 /**
- * What a page write accepts (SPEC.md 4.2), one schema per input, shared by the HTTP
+ * What a page write accepts, one schema per input, shared by the HTTP
  * routes and the MCP tools; the descriptions are written for API readers and models.
  */
 import { z } from 'zod';

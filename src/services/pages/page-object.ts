@@ -7,7 +7,7 @@ import { readSettings } from '../workspaces/settings.js';
 
 export type FrontmatterMode = 'strict' | 'lenient';
 
-/** SPEC.md part 2's page object, plus the index's own view of the page. */
+/** The API's page object, plus the index's own view of the page. */
 export interface PageObject {
   page_id: string;
   path: string;
@@ -147,7 +147,7 @@ export const parseTags = (json: string): string[] => {
   }
 };
 
-/** SPEC.md part 2's page object from the index row and the body on disk. */
+/** The API's page object from the index row and the body on disk. */
 export function presentPage(row: PageRow, body: string): PageObject {
   return {
     page_id: row.id,

@@ -115,14 +115,14 @@ export function createPages(deps: PagesDeps) {
   }
 
   const pages = {
-    /** SPEC.md 4.2 GET: the page at `path`; a restricted page only for admins. */
+    /** GET: the page at `path`; a restricted page only for admins. */
     async read(actor: Actor, workspace: string, path: string): Promise<PageObject> {
       const loc = await ctx.locate(actor, workspace, path, CAN.read);
       const { file, row } = await ctx.requireVisible(loc, await ctx.current(loc));
       return presentPage(row, file.body);
     },
 
-    /** SPEC.md 4.2 POST: creates the page; 409 when a file is already at the path. */
+    /** POST: creates the page; 409 when a file is already at the path. */
     async create(
       actor: Actor,
       workspace: string,
@@ -157,7 +157,7 @@ export function createPages(deps: PagesDeps) {
     },
 
     /**
-     * SPEC.md 4.2 PUT: replaces the body and merges `frontmatter` into the
+     * PUT: replaces the body and merges `frontmatter` into the
      * page's. An existing page needs `lastKnownHash` equal to its current
      * content_hash, else 409 naming who changed it and when. A missing page
      * with no lastKnownHash is created (its title from the path if none is given).
@@ -286,7 +286,7 @@ export function createPages(deps: PagesDeps) {
       return presentPage(row, revision.body);
     },
 
-    /** SPEC.md 4.2 DELETE: removes the file and its index row; the activity feed keeps its history. */
+    /** DELETE: removes the file and its index row; the activity feed keeps its history. */
     async remove(actor: Actor, workspace: string, path: string): Promise<void> {
       const loc = await ctx.locate(actor, workspace, path, CAN.deletePage);
       await lock.run(loc.workspace.id, async () => {
@@ -315,7 +315,7 @@ export function createPages(deps: PagesDeps) {
       });
     },
 
-    /** Moves a page keeping its page_id; see page-moves.ts. */
+    /** Moves a page keeping its page_id; see moves.ts. */
     move: (actor: Actor, workspace: string, from: string, to: string) =>
       movePage(ctx, actor, workspace, from, to),
 

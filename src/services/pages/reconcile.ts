@@ -72,7 +72,7 @@ interface Assigned {
 }
 
 /**
- * Makes a workspace's page index match its files (DESIGN.md convention 5).
+ * Makes a workspace's page index match its files.
  * A file is matched to a row by its frontmatter `id`, then by path, then by
  * content hash among rows whose file is gone (a move on disk); anything else
  * is a new page. Files lacking a usable `id` get one written atomically;

@@ -8,7 +8,7 @@ import * as pagesTable from '../../store/repositories/pages.js';
 import type { AccessService } from '../access.js';
 import { SEARCH_MAX_LIMIT, searchInput } from './search.js';
 
-/** Layout B's search (SPEC.md part 9): the workspace and an optional tag as parameters. */
+/** Layout B's search: the workspace and an optional tag as parameters. */
 export const olderSearchInput = searchInput.extend({
   workspace: z
     .string({ error: 'workspace is required' })

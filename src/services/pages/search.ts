@@ -4,7 +4,7 @@ import { CAN } from '../../domain/policy.js';
 import type { SearchHit, SearchIndex } from '../../search/search-index.js';
 import type { AccessService } from '../access.js';
 
-/** CONTRACT.md part 3: `limit` defaults to 20 and may be at most 100. */
+/** `limit` defaults to 20 and may be at most 100. */
 export const SEARCH_DEFAULT_LIMIT = 20;
 export const SEARCH_MAX_LIMIT = 100;
 
@@ -27,7 +27,7 @@ export const searchInput = z.object({
 
 export type SearchInput = z.output<typeof searchInput>;
 
-/** CONTRACT.md part 3's search response. */
+/** The API's search response. */
 export interface SearchResponse {
   query: string;
   /** Matching pages, counted up to SEARCH_TOTAL_CAP: that number means "this many or more". */
@@ -36,7 +36,7 @@ export interface SearchResponse {
 }
 
 /**
- * Full-text search confined to one workspace the actor can read (SPEC.md 1.4 and 4.3).
+ * Full-text search confined to one workspace the actor can read.
  * Restricted pages never appear; drafts do, since every reader of the workspace may open
  * them (the published site's search passes `publishedOnly` to the index instead).
  */

@@ -11,7 +11,7 @@ export interface TemplateSummary {
 }
 
 /**
- * The built-in page templates (SPEC.md 4.5). Any signed-in caller may read them, whatever
+ * The built-in page templates. Any signed-in caller may read them, whatever
  * their role: templates hold no workspace data.
  */
 export function createTemplates(templates: readonly Template[] = TEMPLATES) {

@@ -14,7 +14,7 @@ import type { PagesService } from './pages.js';
 export const TRASH_DIR = path.join('.folio', 'trash');
 
 /**
- * The soft delete of SPEC.md part 3 (the MCP delete): the page's file is
+ * The soft delete (the MCP delete): the page's file is
  * copied, byte for byte, into the workspace's trash before the page is
  * deleted the ordinary way, so an agent's mistake is recoverable.
  */

@@ -10,7 +10,7 @@ import { actorIdOf, record } from '../activity.js';
 import type { PageContext } from './context.js';
 import { inSync, rowFor } from './page-object.js';
 
-/** CONTRACT.md part 3's tree node. Folders have `page_id: null`. */
+/** The API's tree node. Folders have `page_id: null`. */
 export interface TreeNode {
   type: 'folder' | 'page';
   name: string;

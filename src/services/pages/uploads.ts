@@ -24,7 +24,7 @@ export const fromUrlInput = z
   .object({ url: z.string().trim().min(1, 'url is required').max(2000, 'url is at most 2000 characters') })
   .strict();
 
-/** SPEC.md part 8: no upload is larger than the 10 MB request limit. */
+/** No upload is larger than the 10 MB request limit. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
 /** How long an upload from a URL may take, redirects included. */
@@ -117,7 +117,7 @@ export function describeUpload(head: Buffer): Pick<ServedUpload, 'contentType' |
 }
 
 /**
- * Uploaded assets under `uploads/` in the workspace tree (SPEC.md 4.2, CONTRACT.md 4).
+ * Uploaded assets under `uploads/` in the workspace tree.
  * A file's type is always decided from its bytes, both when it is stored and when it is
  * served, so neither a misleading name nor a file added through git can make Folio serve
  * HTML or script under the workspace's origin.
@@ -183,7 +183,7 @@ export function createUploads(deps: {
     },
 
     /**
-     * SPEC.md 4.2's `GET …/uploads/:filename`: a signed-in caller reads as a member; without
+     * The API's `GET …/uploads/:filename`: a signed-in caller reads as a member; without
      * one, only an upload referenced by a published page of a public site is served, and
      * anything else is UNAUTHORIZED.
      */

@@ -16,7 +16,7 @@ export interface PageWrites {
 }
 
 /**
- * Writes a page whether or not it exists (SPEC.md 4.2's upsert pattern): creates it, or,
+ * Writes a page whether or not it exists (the API's upsert pattern): creates it, or,
  * when a page is already at `path`, reads its current hash and updates it with that
  * hash, replacing the body and setting the title (and description, tags and status
  * when given). Each step checks permissions and takes the workspace lock on its own,

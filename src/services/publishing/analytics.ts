@@ -64,7 +64,7 @@ export const normalizeQuery = (q: string): string =>
   q.trim().toLowerCase().replace(/\s+/g, ' ').slice(0, 200);
 
 /**
- * Privacy-respecting analytics of the published sites (SPEC.md 4.5): page views and
+ * Privacy-respecting analytics of the published sites: page views and
  * searches are recorded only for readers who consented and send neither DNT nor GPC.
  * No IP address is stored: a reader is a hash of IP, user agent and workspace under a
  * salt that is replaced every UTC day (only the current one is kept), so visitors can
@@ -86,7 +86,7 @@ export function createAnalytics(deps: {
   let timer: NodeJS.Timeout | undefined;
 
   /**
-   * Whether the organization's plan includes analytics. CONTRACT.md 6: every plan but
+   * Whether the organization's plan includes analytics: every plan but
    * Cloud Free. (A small hook until the Cloud plans have a home of their own.)
    */
   async function planAllows(orgId: string, fresh = false): Promise<boolean> {

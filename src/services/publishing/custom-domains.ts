@@ -30,7 +30,7 @@ export const customDomainInput = z.object({
 /** A TLS terminator's question, `?domain=`: anything but one string asks about no domain. */
 export const allowedDomainInput = z.object({ domain: z.string().catch('') });
 
-/** CONTRACT.md part 3's custom domain. */
+/** The API's custom domain. */
 export interface CustomDomainRecord {
   domain: string;
   status: 'pending' | 'verified';
@@ -77,7 +77,7 @@ export function normalizeDomain(raw: string, ownHost: string): string {
 }
 
 /**
- * Custom domains (SPEC.md 4.5): an admin sets a domain, proves control with a TXT record
+ * Custom domains: an admin sets a domain, proves control with a TXT record
  * at `_folio-verify.<domain>`, and the verified domain serves the workspace's site at `/`.
  * Verified domains are kept in memory so the HTTP layer maps a Host header to a site
  * without a database round trip.

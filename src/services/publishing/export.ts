@@ -76,7 +76,7 @@ export interface ExportSummary {
 }
 
 /**
- * The static export (SPEC.md 4.5): every published page as a standalone HTML file at its
+ * The static export: every published page as a standalone HTML file at its
  * path, an `index.html` for every folder (a generated list where there is no index page),
  * the theme's CSS, the site's icon and the uploads the pages reference. The ZIP is streamed while it is
  * built (yazl), never written to a temporary file.

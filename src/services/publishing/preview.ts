@@ -51,14 +51,14 @@ export function createPreview(deps: PreviewDeps) {
   return {
     /** Renders `input.content` as the page at `input.path` (viewer or above). */
     async preview(actor: Actor, workspace: string, input: PreviewInput): Promise<PagePreview> {
-      // Nothing is written, but it is a POST: API keys need the write scope (SPEC.md 5.6).
+      // Nothing is written, but it is a POST: API keys need the write scope.
       requireScope(actor, 'write');
       const { workspace: row } = await deps.access.require(actor, workspace, CAN.read);
       const path = normalizePagePath(input.path);
       const state = await deps.context.load(row.slug);
       if (!state) throw new AppError('NOT_FOUND', 'Workspace not found');
       const root = `/p/${encodeURIComponent(row.slug)}/`;
-      // The live pages live at the root unless a default version took it (CONTRACT.md part 3).
+      // The live pages live at the root unless a default version took it.
       const linker = siteLinker(state.defaultVersion ? `${root}v/${LIVE_VERSION_SLUG}/` : root);
       const file = parsePageFile(input.content);
       const meta = readPageMeta(file.frontmatter);

@@ -69,7 +69,7 @@ export const listVersionsInput = z.object({
     .describe('next_cursor from a previous call, for the next page.'),
 });
 
-/** CONTRACT.md part 3's doc version record. */
+/** The API's doc version record. */
 export interface VersionRecord {
   slug: string;
   name: string;
@@ -106,7 +106,7 @@ const nextId = monotonicFactory();
 const tagOf = (slug: string): string => `folio-version/${slug}`;
 
 /**
- * Documentation versions (SPEC.md 4.5, CONTRACT.md part 3): creating one commits the
+ * Documentation versions: creating one commits the
  * workspace tree and tags it, then records which published pages it froze. The site
  * reads a version's files back from the tag, so a version never changes afterwards.
  */

@@ -4,7 +4,7 @@ import type { ChangedPath } from '../../git/repository.js';
 /**
  * The page events for files that reached the live tree through git (a pull, a merged
  * change request): one page event for a single changed page, `bulk-sync` for several
- * (SPEC.md 6.2). `changed` is what reconciliation changed in the index; `pulled` says how
+ *. `changed` is what reconciliation changed in the index; `pulled` says how
  * git changed each file, so a rename is announced as a move.
  */
 export function announcePulled(

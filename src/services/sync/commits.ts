@@ -69,7 +69,7 @@ function uniqueOps(ops: Op[]): Op[] {
 }
 
 /**
- * Commits web changes to the workspace repository (DESIGN.md convention 8: it
+ * Commits web changes to the workspace repository (events flow one way: it
  * listens to page and upload events; nothing calls it from the pages service).
  * Changes are batched per workspace and author for a short quiet time, then
  * committed under the workspace's repository lock with the user as author, Folio as

@@ -19,7 +19,7 @@ import type { Clock } from '../../lib/clock.js';
 import { ULID_RE } from '../pages/reconcile.js';
 import type { SyncState, SyncStatus } from './state.js';
 
-/** SPEC.md part 2's conflict record, with CONTRACT.md 6's `id`. */
+/** The API's conflict record, with its `id`. */
 export interface ConflictRecord {
   id: string;
   path: string;
@@ -114,7 +114,7 @@ export function createSyncConflicts(deps: {
 
   const artefactDir = (row: Pick<SyncConflictRow, 'workspace_id' | 'page_id' | 'stamp'>) =>
     path.join(workspaceDir(deps.dataDir, row.workspace_id), '.folio', 'conflicts', row.page_id, row.stamp);
-  // Pages keep SPEC.md's ours.md / theirs.md; another file keeps its own extension.
+  // Pages keep the API's ours.md / theirs.md; another file keeps its own extension.
   const artefactFile = (row: SyncConflictRow, version: ConflictVersion) =>
     path.join(artefactDir(row), `${version}${path.posix.extname(row.path) || '.md'}`);
 
@@ -278,7 +278,7 @@ export function createSyncConflicts(deps: {
       await settleStatus(workspaceId);
     },
 
-    /** SPEC.md 4.3: the open conflicts of a workspace (read access). */
+    /** The open conflicts of a workspace (read access). */
     async list(actor: Actor, idOrSlug: string) {
       const { workspace } = await deps.access.require(actor, idOrSlug, CAN.read);
       const rows = await openRows(workspace.id);
@@ -305,7 +305,7 @@ export function createSyncConflicts(deps: {
 
     readVersion,
 
-    /** SPEC.md 4.3: one side of a conflict as written, for anyone who can read its workspace. */
+    /** One side of a conflict as written, for anyone who can read its workspace. */
     async download(actor: Actor, pageId: string, stamp: string, version: ConflictVersion) {
       const row = await findByArtefact(pageId, stamp);
       await deps.access.require(actor, row.workspace_id, CAN.read);
@@ -326,7 +326,7 @@ export function createSyncConflicts(deps: {
     },
 
     /**
-     * SPEC.md 4.3 `POST /conflicts/:page_id/:timestamp/resolve`: for a conflict
+     * `POST /conflicts/:page_id/:timestamp/resolve`: for a conflict
      * resolved by hand (an edit or a git push), removes its artefacts and closes it.
      */
     async dismiss(actor: Actor, pageId: string, stamp: string) {

@@ -22,7 +22,7 @@ import type { ConflictRecord, SyncConflicts } from './conflicts.js';
 import { errorText, REMOTE_FAILURE, type SyncState } from './state.js';
 import type { Metrics } from '../../metrics/metrics.js';
 
-/** SPEC.md part 2's sync result; `conflicts` lists what stopped the merge. */
+/** The API's sync result; `conflicts` lists what stopped the merge. */
 export interface SyncResult {
   status: 'completed' | 'conflict';
   changes: { added: number; updated: number; deleted: number };
@@ -392,7 +392,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     /** Starts a background sync (a shared-secret webhook names its workspaces itself). */
     requestWebhookSync: (workspaceId: string) => requestSync(workspaceId, 'webhook'),
 
-    /** SPEC.md 4.3 `POST /workspaces/:id/sync` (Admin): a sync now, answered with its result. */
+    /** `POST /workspaces/:id/sync` (Admin): a sync now, answered with its result. */
     async sync(actor: Actor, idOrSlug: string): Promise<SyncResult> {
       const { workspace } = await deps.access.require(actor, idOrSlug, CAN.administer);
       return runSync(workspace.id, {
@@ -402,7 +402,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     },
 
     /**
-     * SPEC.md 4.3 git webhook: 404 for an unknown workspace, 401 without a
+     * The inbound git webhook: 404 for an unknown workspace, 401 without a
      * valid signature of the raw body; a push to the configured branch starts
      * a background sync (`accepted`), anything else is `ignored`.
      */

@@ -51,10 +51,10 @@ export interface GitSyncDeps {
 }
 
 /**
- * Git sync as one service (SPEC.md 1.3, 4.3): auto-commit of web changes,
+ * Git sync as one service: auto-commit of web changes,
  * background pushes, pulls on demand, by webhook and by poll, conflicts, and
- * the remote's credentials and deploy key. The parts live in git-*.ts and
- * sync*.ts; this file only wires them together.
+ * the remote's credentials and deploy key. The parts live beside it in services/sync/
+ * (commits, remote, engine, conflicts, state); this file only wires them together.
  */
 export function createGitSync(deps: GitSyncDeps) {
   const { config, store, events, clock, logger, access } = deps;

@@ -33,7 +33,7 @@ export interface ConflictResolutionDeps {
 const KEPT_KEYS = new Set(['id', 'title']);
 
 /**
- * Resolving a conflict through Folio (CONTRACT.md 6): the chosen or merged
+ * Resolving a conflict through Folio: the chosen or merged
  * text is written as a page update by the caller (so the activity feed, the
  * index and the commit author say who), then a sync merges the remote with
  * that text for the path, so histories join, and pushes.

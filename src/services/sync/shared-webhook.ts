@@ -19,7 +19,7 @@ function parseBody(rawBody: Buffer): unknown {
 export type SharedWebhookResult = { status: 'accepted'; workspaces: number } | { status: 'ignored' };
 
 /**
- * The older layouts' git webhook (SPEC.md part 9): one instance-wide secret,
+ * The older layouts' git webhook: one instance-wide secret,
  * GIT_WEBHOOK_SECRET, instead of each workspace's own. The delivery names no workspace,
  * so the repository URLs in its payload do: every live workspace whose `git_remote` is
  * that repository and whose branch was pushed is synced (docs/compatibility.md).

@@ -9,7 +9,7 @@ import type { Database } from '../../store/schema.js';
 import type { Clock } from '../../lib/clock.js';
 
 /**
- * A workspace's `sync_status`. SPEC.md shows `conflict`; the rest are Folio's:
+ * A workspace's `sync_status`. The API documents `conflict`; the rest are Folio's:
  * `idle` (in step with the remote, or no remote), `syncing` (a pull is
  * running), `pushing` (web commits going out), `error` (the last attempt
  * failed; see `last_error`), `conflict` (unresolved merge conflicts).
@@ -94,7 +94,7 @@ export async function syncSummaries(
 
 /**
  * Writes sync status and its history. A status change goes out as
- * `sync-status` (SPEC.md 6.2) only when the stored value really changed, so
+ * `sync-status` only when the stored value really changed, so
  * listeners see each transition once even with several instances.
  */
 export function createSyncState(deps: { store: Store; events: EventBus; clock: Clock }) {

@@ -29,7 +29,7 @@ export const updateWebhookInput = createWebhookInput.partial();
 export const webhookParams = z.object({ id: z.string(), wid: z.string() });
 export const deliveryParams = webhookParams.extend({ delivery_id: z.string() });
 
-/** CONTRACT.md part 3's outbound webhook, plus why deliveries stopped when they did. */
+/** The API's outbound webhook, plus why deliveries stopped when they did. */
 export interface WebhookRecord {
   id: string;
   url: string;
@@ -93,7 +93,7 @@ export interface WebhooksDeps {
 }
 
 /**
- * A workspace's outbound webhooks (SPEC.md 4.5, admins): their definitions, a signing
+ * A workspace's outbound webhooks: their definitions, a signing
  * secret shown once, and their delivery log. Deliveries themselves are the worker's.
  */
 export function createWebhooks(deps: WebhooksDeps) {

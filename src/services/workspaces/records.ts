@@ -44,7 +44,7 @@ export async function platformOwnerOrg(
 }
 
 /**
- * CONTRACT.md 6: workspaces restored by `rebuild` before anyone registered
+ * Workspaces restored by `rebuild` before anyone registered
  * sit in organizations with no members. The first registration adopts them
  * into the new owner's organization and drops the empty placeholders.
  * Returns the adopted workspaces.

@@ -14,7 +14,7 @@ import { actorIdOf, record } from '../activity.js';
 import type { Clock } from '../../lib/clock.js';
 import { isEditUrlTemplate, suggestEditUrl } from './edit-url.js';
 
-/** CONTRACT.md part 3's workspace settings. */
+/** The API's workspace settings. */
 export interface WorkspaceSettings {
   public_site: boolean;
   theme: ThemeName;
@@ -119,7 +119,7 @@ const withSuggestion = (
   suggested_edit_url: suggestEditUrl(workspace.git_remote, workspace.git_branch),
 });
 
-/** Workspace settings (SPEC.md 4.5 admin/settings): read and written by admins. */
+/** Workspace settings: read and written by admins. */
 export function createSettings(deps: {
   store: Store;
   clock: Clock;

@@ -74,7 +74,7 @@ export const listWorkspacesInput = z.object({
     .describe('next_cursor from a previous call, for the next page.'),
 });
 
-/** CONTRACT.md part 3's workspace; the webhook fields only for admins. */
+/** The API's workspace; the webhook fields only for admins. */
 export interface WorkspaceRecord {
   id: string;
   name: string;
@@ -254,7 +254,7 @@ export function createWorkspaces(deps: WorkspacesDeps) {
    * The starter workspace of a new organization ("Docs", slug
    * `<org-handle>-docs` made unique, one published welcome page), inside the
    * registration transaction. The instance's first user also adopts the
-   * workspaces a rebuild restored before anyone registered (CONTRACT.md 6).
+   * workspaces a rebuild restored before anyone registered.
    */
   const createStarterWorkspace: StarterWorkspaceFactory = async (trx, { userId, orgId, now }) => {
     const org = await trx
@@ -371,7 +371,7 @@ export function createWorkspaces(deps: WorkspacesDeps) {
       return { ...present(workspace, org?.handle ?? '', role, syncs.get(workspace.id)), skipped };
     },
 
-    /** SPEC.md 4.3: Super Admin of the organization only; 409 when the slug is taken. */
+    /** Super Admin of the organization only; 409 when the slug is taken. */
     async create(actor: Actor, input: z.infer<typeof createWorkspaceInput>): Promise<WorkspaceRecord> {
       requireScope(actor, 'write');
       const org = await db

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
  * The portable half of the search index: one row per indexed page with the text and the
  * fields results are filtered on. The dialect-only halves (SQLite's FTS5 virtual table and
  * its rowid column, PostgreSQL's weighted tsvector column and GIN index) are created by
- * `SearchIndex.init()` in src/search/, idempotently at every start: DESIGN.md convention 7
+ * `SearchIndex.init()` in src/search/, idempotently at every start: migrations have no dialect branches
  * keeps migrations free of dialect branches, so nothing dialect-specific lives here.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
  * workspace row (restored by `rebuild` from `.folio/workspace.json`) keeps its
  * shape; credentials cannot come back from files anyway. The password is
  * stored encrypted with a key kept in DATA_DIR, so a database dump alone does
- * not reveal it. `stamp` is SPEC.md's compact conflict timestamp
+ * not reveal it. `stamp` is the API's compact conflict timestamp
  * (20250115T103045Z); together with page_id it names the artefact folder.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 
 /**
  * Each session remembers the id of the JWT key it was opened under
- * (SPEC.md 5.3: deleting the key file and restarting ends every session).
+ *.
  * Sessions opened before this column existed have none and count as opened
  * under a retired key, so their holders sign in once more.
  */

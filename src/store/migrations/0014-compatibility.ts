@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * For the older layouts' clients (SPEC.md part 9, docs/compatibility.md):
+ * For the older layouts' clients (docs/compatibility.md):
  * - `users.terms_accepted`: whether the user accepted the terms at registration. Every
  *   account so far had to (the current layout requires it), hence the default of 1;
  *   Layout B's registration, which has no such field, records 0.

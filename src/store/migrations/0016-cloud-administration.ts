@@ -11,7 +11,7 @@ import type { Kysely } from 'kysely';
  *   while unexpired it decides the organization's plan whatever the payment provider says.
  *   (`orgs.plan`, default 'free', exists since 0001 and is what "change plan" writes.)
  * - `orgs.rate_limits`: JSON `{ bucket: limit }`, the platform owner's per-organization
- *   replacements of SPEC.md part 8's limits.
+ *   replacements of the API's limits.
  * - `admin_audit`: every action of the platform owner's administration, append-only.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

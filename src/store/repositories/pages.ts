@@ -3,8 +3,8 @@ import type { PageRow } from '../schema.js';
 import type { Queryable } from './queryable.js';
 
 /*
- * The `pages` table: the index of the page files (the files are the truth, DESIGN.md
- * convention 5). Every statement on it lives here; services pass the store's handle or
+ * The `pages` table: the index of the page files (the files are the
+ * truth). Every statement on it lives here; services pass the store's handle or
  * their transaction.
  */
 

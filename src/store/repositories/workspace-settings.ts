@@ -1,7 +1,7 @@
 import type { Queryable } from './queryable.js';
 
 /*
- * The `settings` column of `workspaces`: a JSON object of CONTRACT.md part 3's settings
+ * The `settings` column of `workspaces`: a JSON object of the API's settings
  * keys, plus any key other features stored. This file is the only place the column is
  * parsed or written; services/workspaces/settings.ts turns the stored object into the
  * settings with their defaults.

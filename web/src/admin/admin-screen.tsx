@@ -61,7 +61,7 @@ function NoAccess({ workspace }: { workspace: Workspace }) {
 
 /**
  * `/settings/w/<slug>/<section>`: a workspace's administration, for its admins and Super
- * Admins (CONTRACT.md part 2). The sections are links, so each has its own deep link.
+ * Admins. The sections are links, so each has its own deep link.
  */
 export default function AdminScreen() {
   const { slug = '', section = '' } = useParams();

@@ -1,4 +1,4 @@
-/** An error answer of the API: SPEC.md's `{ error, message, details?, request_id }` and its status. */
+/** An error answer of the API: `{ error, message, details?, request_id }` and its status. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,

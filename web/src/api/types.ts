@@ -1,4 +1,4 @@
-/** The shapes of the API answers the app reads (SPEC.md part 2, CONTRACT.md part 3). */
+/** The shapes of the API answers the app reads. */
 
 export type Role = 'superadmin' | 'admin' | 'editor' | 'commenter' | 'viewer';
 
@@ -71,11 +71,11 @@ export interface LinkedIdentity {
   last_used_at: string | null;
 }
 
-/** Roles that may change pages (CONTRACT.md part 2). */
+/** Roles that may change pages. */
 export const canEdit = (role: Role | undefined): boolean =>
   role === 'editor' || role === 'admin' || role === 'superadmin';
 
-/** One entry of the activity feed (CONTRACT.md part 3). */
+/** One entry of the activity feed. */
 export interface ActivityRecord {
   id: string;
   action: string;
@@ -87,7 +87,7 @@ export interface ActivityRecord {
   created_at: string;
 }
 
-/** Roles that may administer a workspace: settings, members, sharing (CONTRACT.md part 2). */
+/** Roles that may administer a workspace: settings, members, sharing. */
 export const canAdminister = (role: Role | undefined): boolean => role === 'admin' || role === 'superadmin';
 
 /** How each role is named on screen. */
@@ -154,7 +154,7 @@ export interface ImportJob {
   created_at: string;
 }
 
-/** Roles that may add comments and edit or delete their own (CONTRACT.md part 2: not viewers). */
+/** Roles that may add comments and edit or delete their own. */
 export const canComment = (role: Role | undefined): boolean => role !== undefined && role !== 'viewer';
 
 /** A pending invitation; `token` (and a link carrying it) only when no mail was sent. */

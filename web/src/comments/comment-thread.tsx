@@ -11,7 +11,7 @@ export interface ThreadContext {
   role: Role;
   /** The signed-in user's id. */
   me: string | undefined;
-  /** Whether the role may add comments (CONTRACT.md part 2). */
+  /** Whether the role may add comments. */
   mayComment: boolean;
   people: readonly Person[];
 }

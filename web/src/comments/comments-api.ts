@@ -10,7 +10,7 @@ export interface UserRef {
   handle: string;
 }
 
-/** CONTRACT.md part 3's comment record, with the server's safe rendering of its body. */
+/** The API's comment record, with the server's safe rendering of its body. */
 export interface Comment {
   id: string;
   page: string;
@@ -79,7 +79,7 @@ export function usePeople(slug: string, enabled: boolean) {
   });
 }
 
-/** The comment calls of SPEC.md 4.5. */
+/** The comment calls. */
 export const commentsApi = {
   create: (slug: string, input: { page: string; body: string; parent_id?: string }) =>
     api<Comment>('POST', workspaceUrl(slug, '/comments'), input),

@@ -7,7 +7,7 @@ import { editorViewNear } from './find-editor-view';
 import { wordDiff } from './word-diff';
 import '../styles/ai-assist.css';
 
-/** `GET /api/v1/ai/status` (CONTRACT.md 6). */
+/** `GET /api/v1/ai/status`. */
 interface AiStatus {
   enabled: boolean;
 }

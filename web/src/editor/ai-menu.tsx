@@ -1,6 +1,6 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 
-/** SPEC.md 4.4's writing actions, as the menu names them. */
+/** The AI writing actions, as the menu names them. */
 export const AI_ACTIONS = [
   { action: 'improve', label: 'Improve' },
   { action: 'simplify', label: 'Simplify' },

@@ -2,7 +2,7 @@ import { createContext, useContext, useEffect, useState } from 'react';
 import { api } from '../api/client';
 import { presenceOf } from '../presence/presence-store';
 
-/** A server event of SPEC.md 6.2 (or Folio's additive ones), as the WebSocket sends it. */
+/** A server event (the documented ones or Folio's additive ones), as the WebSocket sends it. */
 export interface ServerEvent {
   type: string;
   workspace_id?: string;

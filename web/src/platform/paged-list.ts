@@ -3,7 +3,7 @@ import { api } from '../api/client';
 import { query, type Page } from './platform-api';
 
 /**
- * A cursor-paginated admin list (SPEC.md 4.9): the pages loaded so far, flattened, and
+ * A cursor-paginated admin list: the pages loaded so far, flattened, and
  * `more()` while the server says more remain.
  */
 export function usePagedList<T>(key: readonly unknown[], url: string, params: Record<string, string> = {}) {

@@ -1,6 +1,6 @@
 import { useId, type InputHTMLAttributes } from 'react';
 
-/** A labelled text input; the label is a real <label> (CONTRACT.md part 7). */
+/** A labelled text input; the label is a real <label>. */
 export function Field({
   label,
   hint,

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 
-/** The app's own not-found page (CONTRACT.md part 7). */
+/** The app's own not-found page. */
 export function NotFoundPage({ message = 'There is nothing at this address.' }: { message?: string }) {
   return (
     <main className="auth-page">

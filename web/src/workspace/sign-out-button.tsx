@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { api } from '../api/client';
 
-/** Signs out everywhere (SPEC.md: logout revokes every session) and returns to sign in. */
+/** Signs out everywhere (logout revokes every session) and returns to sign in. */
 export function SignOutButton({
   className = '',
   label = 'Sign out',

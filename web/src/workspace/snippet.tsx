@@ -9,8 +9,7 @@ const ENTITIES: Record<string, string> = {
 const decode = (text: string) => text.replace(/&(?:amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e] ?? e);
 
 /**
- * A search snippet: HTML-escaped text with matches in <mark>…</mark> (CONTRACT.md
- * part 3), shown as text and <mark> elements without ever parsing it as HTML.
+ * A search snippet: HTML-escaped text with matches in <mark>…</mark>, shown as text and <mark> elements without ever parsing it as HTML.
  */
 export function Snippet({ html }: { html: string }) {
   const parts = html.split(/<mark>|<\/mark>/);

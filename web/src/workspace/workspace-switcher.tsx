@@ -5,7 +5,7 @@ import { NewWorkspaceDialog } from './new-workspace-dialog';
 
 /**
  * Switches between the writer's workspaces. An organisation's Super Admin (superadmin in
- * its workspaces, CONTRACT.md part 2) also has a "New workspace" button beside it.
+ * its workspaces) also has a "New workspace" button beside it.
  */
 export function WorkspaceSwitcher({ workspaces, current }: { workspaces: Workspace[]; current: string }) {
   const navigate = useNavigate();

@@ -10,7 +10,7 @@ import { themeCssHash, type ThemeName } from '../../../render/themes.js';
 import type { Linker } from './nav.js';
 import type { ServedUpload } from '../../pages/uploads.js';
 
-/** How a response may be cached: SPEC.md part 8's public max-age=300, private for members-only sites. */
+/** How a response may be cached: the API's public max-age=300, private for members-only sites. */
 export type CacheMode = 'public' | 'private' | 'revalidate' | 'immutable';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The reader's instant search (`search.json`, CONTRACT.md part 6): the published sections
+ * The reader's instant search (`search.json`): the published sections
  * of the source being read, grouped by page, best first. Each source (the live pages, a
  * version) has an in-memory index of its pages (one document per page: title, headings,
  * text) that ranks pages; the sections a hit lands on are then picked in the listed pages

@@ -1,5 +1,5 @@
 /**
- * The published site (SPEC.md 1.5, CONTRACT.md parts 3 and 6): `/p/<workspace>/` plus a
+ * The published site: `/p/<workspace>/` plus a
  * page's path without `.md`. Only published pages are served; members-only sites answer
  * 404 to anyone who is not a member. Documents are produced with a nonce placeholder and
  * cached with their ETag (site-context.ts keeps the workspace's state), so a request to a
@@ -120,7 +120,7 @@ interface TextDocument {
 }
 
 const SEARCH_LIMIT = 20;
-/** Roles that edit pages (CONTRACT.md part 2): they get the editor's link. */
+/** Roles that edit pages: they get the editor's link. */
 const EDIT_ROLES = new Set(['editor', 'admin', 'superadmin']);
 const MAX_QUERY = 200;
 
@@ -588,7 +588,7 @@ export function createSite(deps: SiteDeps) {
 
     /**
      * An upload readable without signing in: referenced by a published page of a public
-     * site (SPEC.md 4.2). Null otherwise, so the caller answers as it would have.
+     * site. Null otherwise, so the caller answers as it would have.
      */
     async publicUpload(workspace: string, filename: string): Promise<ServedUpload | null> {
       const state = await context.load(workspace);

@@ -1,6 +1,6 @@
 import type { Workspace } from '../../api/types';
 
-/** What `sync_status` can be (SPEC.md 6.2's `sync-status` event carries the same values). */
+/** What `sync_status` can be (the API's `sync-status` event carries the same values). */
 export type SyncStatus = 'idle' | 'syncing' | 'pushing' | 'error' | 'conflict';
 
 /** One workspace as an admin reads it: its remote and how sync is going. */
@@ -23,7 +23,7 @@ export interface SyncResult {
   conflicts?: ConflictRecord[];
 }
 
-/** One open conflict (SPEC.md part 2). */
+/** One open conflict. */
 export interface ConflictRecord {
   id: string;
   path: string;
