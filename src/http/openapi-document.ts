@@ -26,7 +26,7 @@ export async function buildOpenApiDocument(
       info: {
         title: 'Folio API',
         version,
-        description: "The HTTP API of Folio. Errors carry `{ error, message, details?, request_id }`.",
+        description: 'The HTTP API of Folio. Errors carry `{ error, message, details?, request_id }`.',
       },
       components: {
         securitySchemes: {
