@@ -2,6 +2,7 @@ import type { Actor } from '../domain/actor.js';
 import { authorize, isRole, type Requirement, type Role } from '../domain/policy.js';
 import { AppError } from '../errors.js';
 import type { Store } from '../store/database.js';
+import { findStoredWorkspaceRole, listLiveWorkspaceIds } from '../store/repositories/access.js';
 import * as workspacesTable from '../store/repositories/workspaces.js';
 import type { WorkspaceRow } from '../store/schema.js';
 
@@ -27,20 +28,8 @@ export function createAccess(store: Store) {
   async function roleIn(actor: Actor, workspace: WorkspaceRow): Promise<Role | null> {
     if (actor.via === 'system') return 'superadmin';
     if (actor.via === 'api_key' && actor.orgId !== workspace.org_id) return null;
-    const orgRole = await store.db
-      .selectFrom('org_members')
-      .select('role')
-      .where('org_id', '=', workspace.org_id)
-      .where('user_id', '=', actor.userId)
-      .executeTakeFirst();
-    if (orgRole?.role === 'superadmin') return 'superadmin';
-    const member = await store.db
-      .selectFrom('workspace_members')
-      .select('role')
-      .where('workspace_id', '=', workspace.id)
-      .where('user_id', '=', actor.userId)
-      .executeTakeFirst();
-    return member && isRole(member.role) ? member.role : null;
+    const stored = await findStoredWorkspaceRole(store.db, workspace, actor.userId);
+    return stored && isRole(stored.role) ? stored.role : null;
   }
 
   return {
@@ -49,14 +38,7 @@ export function createAccess(store: Store) {
 
     /** Those of the given workspace ids that still exist and are not deleted. */
     async liveWorkspaceIds(ids: readonly string[]): Promise<Set<string>> {
-      if (ids.length === 0) return new Set();
-      const rows = await store.db
-        .selectFrom('workspaces')
-        .select('id')
-        .where('id', 'in', ids)
-        .where('deleted_at', 'is', null)
-        .execute();
-      return new Set(rows.map((w) => w.id));
+      return new Set(await listLiveWorkspaceIds(store.db, ids));
     },
 
     /**

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Actor } from '../domain/actor.js';
 import { forbidden, notFound } from '../errors.js';
+import { findOrgRole } from '../store/repositories/orgs.js';
+import { isMemberOfAnyWorkspaceOf } from '../store/repositories/workspace-members.js';
 import type { Database } from '../store/schema.js';
 
 /**
@@ -14,20 +16,9 @@ export async function requireOrgSuperAdmin(
   orgId: string,
   refusal: string,
 ): Promise<void> {
-  const membership = await db
-    .selectFrom('org_members')
-    .select('role')
-    .where('org_id', '=', orgId)
-    .where('user_id', '=', actor.userId)
-    .executeTakeFirst();
-  if (membership?.role === 'superadmin') return;
-  const inWorkspace = await db
-    .selectFrom('workspace_members')
-    .innerJoin('workspaces', 'workspaces.id', 'workspace_members.workspace_id')
-    .select('workspace_members.user_id')
-    .where('workspaces.org_id', '=', orgId)
-    .where('workspace_members.user_id', '=', actor.userId)
-    .executeTakeFirst();
-  if (!membership && !inWorkspace) throw notFound('Organization');
+  const orgRole = await findOrgRole(db, orgId, actor.userId);
+  if (orgRole === 'superadmin') return;
+  const inWorkspace = await isMemberOfAnyWorkspaceOf(db, orgId, actor.userId, { includeDeleted: true });
+  if (orgRole === undefined && !inWorkspace) throw notFound('Organization');
   throw forbidden(refusal);
 }

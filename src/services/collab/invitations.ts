@@ -5,6 +5,8 @@ import type { Actor } from '../../domain/actor.js';
 import { atLeast, CAN, requireScope, type Role } from '../../domain/policy.js';
 import { conflict, forbidden, invalid, notFound } from '../../errors.js';
 import type { Store } from '../../store/database.js';
+import * as invitationsTable from '../../store/repositories/invitations.js';
+import { findUserByEmail, findUserById } from '../../store/repositories/users.js';
 import type { Database } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
 import { normalizeEmail } from '../identity/accounts.js';
@@ -89,18 +91,11 @@ export function createInvitations(deps: InvitationDeps) {
     /** Pending invitations: neither accepted, revoked nor expired. Newest first. */
     async list(actor: Actor, workspaceId: string, input: { limit: number; cursor?: string | undefined }) {
       const { workspace } = await deps.access.require(actor, workspaceId, CAN.readAdmin);
-      let query = db
-        .selectFrom('invitations')
-        .select(['id', 'email', 'role', 'expires_at', 'created_at'])
-        .where('workspace_id', '=', workspace.id)
-        .where('accepted_at', 'is', null)
-        .where('revoked_at', 'is', null)
-        .where('expires_at', '>', deps.clock.now().toISOString());
-      if (input.cursor) query = query.where('id', '<', input.cursor);
-      const rows = await query
-        .orderBy('id', 'desc')
-        .limit(input.limit + 1)
-        .execute();
+      const rows = await invitationsTable.listPendingInvitations(db, workspace.id, {
+        now: deps.clock.now().toISOString(),
+        before: input.cursor,
+        limit: input.limit + 1,
+      });
       const data = rows.slice(0, input.limit).map(present);
       return { data, next_cursor: rows.length > input.limit ? (data[data.length - 1]?.id ?? null) : null };
     },
@@ -122,11 +117,7 @@ export function createInvitations(deps: InvitationDeps) {
       }
       const email = normalizeEmail(input.email);
       if (takesSeat(input.role)) await deps.planLimits.requireSeat(workspace.org_id, input.role, { email });
-      const existing = await db
-        .selectFrom('users')
-        .select('id')
-        .where('email', '=', email)
-        .executeTakeFirst();
+      const existing = await findUserByEmail(db, email);
       if (existing) {
         const current = await effectiveRole(db, workspace, existing.id);
         if (current && atLeast(current.role, input.role)) {
@@ -148,21 +139,10 @@ export function createInvitations(deps: InvitationDeps) {
         revoked_at: null,
         created_at: now.toISOString(),
       };
-      const inviter = await db
-        .selectFrom('users')
-        .select('name')
-        .where('id', '=', actor.userId)
-        .executeTakeFirst();
+      const inviter = await findUserById(db, actor.userId);
       await db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('invitations')
-          .set({ revoked_at: row.created_at })
-          .where('workspace_id', '=', workspace.id)
-          .where('email', '=', email)
-          .where('accepted_at', 'is', null)
-          .where('revoked_at', 'is', null)
-          .execute();
-        await trx.insertInto('invitations').values(row).execute();
+        await invitationsTable.revokeOpenInvitationsOf(trx, workspace.id, email, row.created_at);
+        await invitationsTable.insertInvitation(trx, row);
         await deps.outbox.enqueue(
           {
             to: email,
@@ -188,15 +168,13 @@ export function createInvitations(deps: InvitationDeps) {
     /** Revokes a pending invitation; its link stops working at once. */
     async revoke(actor: Actor, workspaceId: string, invitationId: string): Promise<void> {
       const { workspace } = await deps.access.require(actor, workspaceId, CAN.administerDelete);
-      const result = await db
-        .updateTable('invitations')
-        .set({ revoked_at: deps.clock.now().toISOString() })
-        .where('id', '=', invitationId)
-        .where('workspace_id', '=', workspace.id)
-        .where('accepted_at', 'is', null)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) throw notFound('Invitation');
+      const revoked = await invitationsTable.revokeInvitation(
+        db,
+        workspace.id,
+        invitationId,
+        deps.clock.now().toISOString(),
+      );
+      if (!revoked) throw notFound('Invitation');
     },
 
     /**
@@ -206,11 +184,7 @@ export function createInvitations(deps: InvitationDeps) {
      */
     async accept(actor: Actor, input: z.infer<typeof acceptInvitationInput>) {
       requireScope(actor, 'write');
-      const user = await db
-        .selectFrom('users')
-        .select(['id', 'email'])
-        .where('id', '=', actor.userId)
-        .executeTakeFirst();
+      const user = await findUserById(db, actor.userId);
       if (!user) throw forbidden('This invitation was sent to another email address');
       const join = await prepareJoin(input.token, user.email, 'token');
       return db.transaction().execute((trx) => join(trx, user.id));
@@ -227,11 +201,7 @@ export function createInvitations(deps: InvitationDeps) {
    */
   async function prepareJoin(token: string, email: string, field: string): Promise<JoinStep> {
     const hash = sha256Hex(token);
-    const row = await db
-      .selectFrom('invitations')
-      .selectAll()
-      .where('token_hash', '=', hash)
-      .executeTakeFirst();
+    const row = await invitationsTable.findInvitationByTokenHash(db, hash);
     // The lookup is by hash; the constant-time comparison makes the check explicit.
     if (!row || !safeEqual(row.token_hash, hash)) throw invalid(field, 'Invalid or expired invitation');
     if (normalizeEmail(email) !== row.email) {
@@ -245,14 +215,8 @@ export function createInvitations(deps: InvitationDeps) {
     const role = row.role as Role;
     return async (trx, userId) => {
       // One use: only the request that flips accepted_at goes on.
-      const claimed = await trx
-        .updateTable('invitations')
-        .set({ accepted_at: now, accepted_by: userId })
-        .where('id', '=', row.id)
-        .where('accepted_at', 'is', null)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) === 0) throw invalid(field, 'This invitation is no longer valid');
+      const claimed = await invitationsTable.acceptInvitation(trx, row.id, userId, now);
+      if (!claimed) throw invalid(field, 'This invitation is no longer valid');
       const result = await grantMembership(trx, workspace, userId, role, now);
       await record(trx, {
         workspaceId: workspace.id,

@@ -5,6 +5,19 @@ import type { EventBus } from '../../events/bus.js';
 import { atLeast, CAN, isRole, ROLES, type Role } from '../../domain/policy.js';
 import { AppError, forbidden, notFound } from '../../errors.js';
 import type { Store } from '../../store/database.js';
+import { findStoredWorkspaceRole } from '../../store/repositories/access.js';
+import {
+  countOrgSuperadmins,
+  listOrgMemberUsers,
+  lockOrg,
+  updateOrgMemberRole,
+  upsertOrgMember,
+} from '../../store/repositories/orgs.js';
+import {
+  deleteWorkspaceMember,
+  listWorkspaceMemberUsers,
+  upsertWorkspaceMember,
+} from '../../store/repositories/workspace-members.js';
 import type { Database, WorkspaceRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
 import { actorIdOf, record } from '../activity.js';
@@ -49,31 +62,8 @@ export async function effectiveRole(
   workspace: WorkspaceRow,
   userId: string,
 ): Promise<{ role: Role; orgSuperadmin: boolean } | null> {
-  const org = await db
-    .selectFrom('org_members')
-    .select('role')
-    .where('org_id', '=', workspace.org_id)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  if (org?.role === 'superadmin') return { role: 'superadmin', orgSuperadmin: true };
-  const member = await db
-    .selectFrom('workspace_members')
-    .select('role')
-    .where('workspace_id', '=', workspace.id)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return member && isRole(member.role) ? { role: member.role, orgSuperadmin: false } : null;
-}
-
-/** How many Super Admins the organization has (the last one may be neither demoted nor removed). */
-async function countSuperadmins(db: Kysely<Database>, orgId: string): Promise<number> {
-  const row = await db
-    .selectFrom('org_members')
-    .select((eb) => eb.fn.countAll<string | number>().as('n'))
-    .where('org_id', '=', orgId)
-    .where('role', '=', 'superadmin')
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  const stored = await findStoredWorkspaceRole(db, workspace, userId);
+  return stored && isRole(stored.role) ? { role: stored.role, orgSuperadmin: stored.viaOrg } : null;
 }
 
 /**
@@ -92,17 +82,14 @@ export async function grantMembership(
   const current = await effectiveRole(trx, workspace, userId);
   if (current && atLeast(current.role, role)) return { role: current.role, changed: false };
   if (role === 'superadmin') {
-    await trx
-      .insertInto('org_members')
-      .values({ org_id: workspace.org_id, user_id: userId, role: 'superadmin', created_at: now })
-      .onConflict((oc) => oc.columns(['org_id', 'user_id']).doUpdateSet({ role: 'superadmin' }))
-      .execute();
+    await upsertOrgMember(trx, {
+      org_id: workspace.org_id,
+      user_id: userId,
+      role: 'superadmin',
+      created_at: now,
+    });
   } else {
-    await trx
-      .insertInto('workspace_members')
-      .values({ workspace_id: workspace.id, user_id: userId, role, created_at: now })
-      .onConflict((oc) => oc.columns(['workspace_id', 'user_id']).doUpdateSet({ role }))
-      .execute();
+    await upsertWorkspaceMember(trx, { workspace_id: workspace.id, user_id: userId, role, created_at: now });
   }
   return { role, changed: true };
 }
@@ -120,47 +107,29 @@ export function createMembers(deps: {
 
   /** Everyone with a role in the workspace: its members plus the organization's Super Admins. */
   async function allMembers(workspace: WorkspaceRow, trx: Kysely<Database> = db): Promise<MemberRecord[]> {
-    const supers = await trx
-      .selectFrom('org_members')
-      .innerJoin('users', 'users.id', 'org_members.user_id')
-      .select(['users.id', 'users.name', 'users.email', 'users.handle', 'org_members.created_at'])
-      .where('org_members.org_id', '=', workspace.org_id)
-      .where('org_members.role', '=', 'superadmin')
-      .execute();
-    const members = await trx
-      .selectFrom('workspace_members')
-      .innerJoin('users', 'users.id', 'workspace_members.user_id')
-      .select([
-        'users.id',
-        'users.name',
-        'users.email',
-        'users.handle',
-        'workspace_members.role',
-        'workspace_members.created_at',
-      ])
-      .where('workspace_members.workspace_id', '=', workspace.id)
-      .execute();
+    const supers = await listOrgMemberUsers(trx, workspace.org_id, { role: 'superadmin' });
+    const members = await listWorkspaceMemberUsers(trx, workspace.id);
     const byId = new Map<string, MemberRecord>();
     for (const m of members) {
       if (!isRole(m.role)) continue;
-      byId.set(m.id, {
-        user_id: m.id,
+      byId.set(m.user_id, {
+        user_id: m.user_id,
         name: m.name,
         email: m.email,
         handle: m.handle,
         role: m.role,
-        joined_at: m.created_at,
+        joined_at: m.joined_at,
       });
     }
     for (const s of supers) {
-      const joined = byId.get(s.id)?.joined_at ?? s.created_at;
-      byId.set(s.id, {
-        user_id: s.id,
+      const joined = byId.get(s.user_id)?.joined_at ?? s.joined_at;
+      byId.set(s.user_id, {
+        user_id: s.user_id,
         name: s.name,
         email: s.email,
         handle: s.handle,
         role: 'superadmin',
-        joined_at: joined < s.created_at ? joined : s.created_at,
+        joined_at: joined < s.joined_at ? joined : s.joined_at,
       });
     }
     // User ids are ULIDs, so this is registration order and a stable cursor.
@@ -211,11 +180,7 @@ export function createMembers(deps: {
         // Touching the organization row takes a write lock on it (PostgreSQL) or the
         // database (SQLite), so two Super Admins demoting each other at once cannot
         // both see "another Super Admin remains" and leave none.
-        await trx
-          .updateTable('orgs')
-          .set((eb) => ({ plan: eb.ref('plan') }))
-          .where('id', '=', workspace.org_id)
-          .execute();
+        await lockOrg(trx, workspace.org_id);
         const current = await effectiveRole(trx, workspace, userId);
         if (!current) throw notFound('Member');
         if (!atLeast(callerRole, to))
@@ -226,7 +191,7 @@ export function createMembers(deps: {
         if (current.role === to) return null;
         const now = deps.clock.now().toISOString();
         if (current.orgSuperadmin) {
-          const supers = await countSuperadmins(trx, workspace.org_id);
+          const supers = await countOrgSuperadmins(trx, workspace.org_id);
           if (supers <= 1) {
             throw new AppError(
               'CONFLICT',
@@ -234,21 +199,17 @@ export function createMembers(deps: {
               { details: { field: 'role' } },
             );
           }
-          await trx
-            .updateTable('org_members')
-            .set({ role: ORG_MEMBER })
-            .where('org_id', '=', workspace.org_id)
-            .where('user_id', '=', userId)
-            .execute();
+          await updateOrgMemberRole(trx, workspace.org_id, userId, ORG_MEMBER);
         }
         if (to === 'superadmin') {
           await grantMembership(trx, workspace, userId, to, now);
         } else {
-          await trx
-            .insertInto('workspace_members')
-            .values({ workspace_id: workspace.id, user_id: userId, role: to, created_at: now })
-            .onConflict((oc) => oc.columns(['workspace_id', 'user_id']).doUpdateSet({ role: to }))
-            .execute();
+          await upsertWorkspaceMember(trx, {
+            workspace_id: workspace.id,
+            user_id: userId,
+            role: to,
+            created_at: now,
+          });
         }
         await record(trx, {
           workspaceId: workspace.id,
@@ -287,7 +248,7 @@ export function createMembers(deps: {
           throw forbidden(`You cannot remove a member above your own role (${callerRole})`);
         }
         if (current.orgSuperadmin) {
-          const supers = await countSuperadmins(trx, workspace.org_id);
+          const supers = await countOrgSuperadmins(trx, workspace.org_id);
           throw new AppError(
             'CONFLICT',
             supers <= 1
@@ -296,13 +257,8 @@ export function createMembers(deps: {
             { details: { field: 'user_id' } },
           );
         }
-        const deleted = await trx
-          .deleteFrom('workspace_members')
-          .where('workspace_id', '=', workspace.id)
-          .where('user_id', '=', userId)
-          .executeTakeFirst();
         // Someone else removed them in the meantime.
-        if (Number(deleted.numDeletedRows) === 0) throw notFound('Member');
+        if (!(await deleteWorkspaceMember(trx, workspace.id, userId))) throw notFound('Member');
         await record(trx, {
           workspaceId: workspace.id,
           action: 'member_removed',

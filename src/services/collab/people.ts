@@ -1,6 +1,7 @@
 import type { Actor } from '../../domain/actor.js';
 import type { Requirement } from '../../domain/policy.js';
 import type { Store } from '../../store/database.js';
+import { findUserName } from '../../store/repositories/users.js';
 import type { AccessService } from '../access.js';
 import type { MemberRecord } from './members.js';
 import type { WorkspaceRow } from '../../store/schema.js';
@@ -35,12 +36,7 @@ export function createPeople(deps: {
     },
 
     async nameOf(userId: string): Promise<string> {
-      const row = await deps.store.db
-        .selectFrom('users')
-        .select('name')
-        .where('id', '=', userId)
-        .executeTakeFirst();
-      return row?.name ?? userId;
+      return (await findUserName(deps.store.db, userId)) ?? userId;
     },
   };
 }

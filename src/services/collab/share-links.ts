@@ -4,6 +4,7 @@ import type { Actor } from '../../domain/actor.js';
 import { atLeast, CAN, requireScope, type Role } from '../../domain/policy.js';
 import { AppError, forbidden, invalid, notFound } from '../../errors.js';
 import type { Store } from '../../store/database.js';
+import * as shareLinksTable from '../../store/repositories/share-links.js';
 import type { WorkspaceRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
 import { actorIdOf, record } from '../activity.js';
@@ -68,16 +69,10 @@ export function createShareLinks(deps: {
     /** Links not revoked, newest first (expired and used-up ones included, so admins see why). */
     async list(actor: Actor, workspaceId: string, input: { limit: number; cursor?: string | undefined }) {
       const { workspace } = await deps.access.require(actor, workspaceId, CAN.readAdmin);
-      let query = db
-        .selectFrom('share_links')
-        .select(['id', 'role', 'expires_at', 'max_uses', 'uses', 'created_at'])
-        .where('workspace_id', '=', workspace.id)
-        .where('revoked_at', 'is', null);
-      if (input.cursor) query = query.where('id', '<', input.cursor);
-      const rows = await query
-        .orderBy('id', 'desc')
-        .limit(input.limit + 1)
-        .execute();
+      const rows = await shareLinksTable.listActiveShareLinks(db, workspace.id, {
+        before: input.cursor,
+        limit: input.limit + 1,
+      });
       const data = rows.slice(0, input.limit).map(present);
       return { data, next_cursor: rows.length > input.limit ? (data[data.length - 1]?.id ?? null) : null };
     },
@@ -106,21 +101,20 @@ export function createShareLinks(deps: {
         revoked_at: null,
         created_at: now.toISOString(),
       };
-      await db.insertInto('share_links').values(row).execute();
+      await shareLinksTable.insertShareLink(db, row);
       return { ...present(row), token, url: `${deps.publicUrl}/join/${token}` };
     },
 
     /** Revokes a link; joining with it stops at once. */
     async revoke(actor: Actor, workspaceId: string, linkId: string): Promise<void> {
       const { workspace } = await deps.access.require(actor, workspaceId, CAN.administerDelete);
-      const result = await db
-        .updateTable('share_links')
-        .set({ revoked_at: deps.clock.now().toISOString() })
-        .where('id', '=', linkId)
-        .where('workspace_id', '=', workspace.id)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) throw notFound('Share link');
+      const revoked = await shareLinksTable.revokeShareLink(
+        db,
+        workspace.id,
+        linkId,
+        deps.clock.now().toISOString(),
+      );
+      if (!revoked) throw notFound('Share link');
     },
 
     /**
@@ -169,11 +163,7 @@ export function createShareLinks(deps: {
   /** Finds a usable link (404 unknown or revoked, 400 on `field` expired) and the step that spends it. */
   async function inspect(token: string, field: string) {
     const hash = sha256Hex(token);
-    const link = await db
-      .selectFrom('share_links')
-      .selectAll()
-      .where('token_hash', '=', hash)
-      .executeTakeFirst();
+    const link = await shareLinksTable.findShareLinkByTokenHash(db, hash);
     if (!link || !safeEqual(link.token_hash, hash) || link.revoked_at) throw notFound('Share link');
     const workspace = await deps.access.findWorkspace(link.workspace_id);
     if (!workspace) throw notFound('Share link');
@@ -183,25 +173,9 @@ export function createShareLinks(deps: {
     }
     const role = link.role as Role;
     const join: JoinStep = async (trx, userId) => {
-      const spent = await trx
-        .updateTable('share_links')
-        .set((eb) => ({ uses: eb('uses', '+', 1) }))
-        .where('id', '=', link.id)
-        .where('revoked_at', 'is', null)
-        .where((eb) =>
-          eb.and([
-            eb.or([eb('max_uses', 'is', null), eb('uses', '<', eb.ref('max_uses'))]),
-            eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]),
-          ]),
-        )
-        .executeTakeFirst();
-      if (Number(spent.numUpdatedRows) === 0) {
+      if (!(await shareLinksTable.spendShareLinkUse(trx, link.id, now))) {
         // Lost a race: say which limit the link hit in the meantime.
-        const latest = await trx
-          .selectFrom('share_links')
-          .select(['revoked_at', 'expires_at'])
-          .where('id', '=', link.id)
-          .executeTakeFirst();
+        const latest = await shareLinksTable.findShareLinkById(trx, link.id);
         if (!latest || latest.revoked_at) throw notFound('Share link');
         if (latest.expires_at !== null && latest.expires_at <= now) {
           throw invalid(field, 'This share link has expired');

@@ -1,6 +1,8 @@
 import { ulid } from 'ulid';
-import type { Kysely } from 'kysely';
-import type { Database, UserRow } from '../../store/schema.js';
+import { insertOrg, insertOrgMember, listOrgHandlesLike } from '../../store/repositories/orgs.js';
+import type { Queryable } from '../../store/repositories/queryable.js';
+import { anyUserExists, insertUser, listUserHandlesLike } from '../../store/repositories/users.js';
+import type { UserRow } from '../../store/schema.js';
 
 /** Emails are compared and stored trimmed and lower-cased. */
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
@@ -18,19 +20,9 @@ export function handleFromEmail(email: string): string {
 }
 
 /** `base`, or `base-2`, `base-3`… whichever is free in `table`'s handle column. */
-export async function uniqueHandle(
-  db: Kysely<Database>,
-  table: 'users' | 'orgs',
-  base: string,
-): Promise<string> {
+export async function uniqueHandle(db: Queryable, table: 'users' | 'orgs', base: string): Promise<string> {
   const taken = new Set(
-    (
-      await db
-        .selectFrom(table)
-        .select('handle')
-        .where((eb) => eb.or([eb('handle', '=', base), eb('handle', 'like', `${base}-%`)]))
-        .execute()
-    ).map((r) => r.handle),
+    table === 'users' ? await listUserHandlesLike(db, base) : await listOrgHandlesLike(db, base),
   );
   if (!taken.has(base)) return base;
   for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
@@ -51,11 +43,11 @@ export interface NewAccount {
  * caller's transaction so a failed registration leaves nothing behind.
  */
 export async function createAccount(
-  trx: Kysely<Database>,
+  trx: Queryable,
   input: NewAccount,
 ): Promise<{ user: UserRow; orgId: string; orgHandle: string }> {
   const email = normalizeEmail(input.email);
-  const anyone = await trx.selectFrom('users').select('id').limit(1).executeTakeFirst();
+  const anyone = await anyUserExists(trx);
   const base = handleFromEmail(email);
   const user: UserRow = {
     id: ulid(),
@@ -72,22 +64,16 @@ export async function createAccount(
     updated_at: input.now,
     terms_accepted: input.termsAccepted === false ? 0 : 1,
   };
-  await trx.insertInto('users').values(user).execute();
+  await insertUser(trx, user);
   const orgId = ulid();
   const orgHandle = await uniqueHandle(trx, 'orgs', base);
-  await trx
-    .insertInto('orgs')
-    .values({
-      id: orgId,
-      handle: orgHandle,
-      name: `${user.name}'s organization`,
-      plan: 'free',
-      created_at: input.now,
-    })
-    .execute();
-  await trx
-    .insertInto('org_members')
-    .values({ org_id: orgId, user_id: user.id, role: 'superadmin', created_at: input.now })
-    .execute();
+  await insertOrg(trx, {
+    id: orgId,
+    handle: orgHandle,
+    name: `${user.name}'s organization`,
+    plan: 'free',
+    created_at: input.now,
+  });
+  await insertOrgMember(trx, { org_id: orgId, user_id: user.id, role: 'superadmin', created_at: input.now });
   return { user, orgId, orgHandle };
 }

@@ -7,6 +7,9 @@ import { AppError, forbidden, invalid, notFound } from '../../errors.js';
 import type { Store } from '../../store/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { randomToken } from '../../lib/secrets.js';
+import * as apiKeysTable from '../../store/repositories/api-keys.js';
+import { findOrgByHandle, findOrgById, findOrgRole } from '../../store/repositories/orgs.js';
+import { isMemberOfAnyWorkspaceOf } from '../../store/repositories/workspace-members.js';
 
 /** The API's exact prefix of every API key. */
 export const API_KEY_PREFIX = 'svc_live_';
@@ -66,18 +69,8 @@ export function createApiKeys(store: Store, clock: Clock, pepper: string) {
     created_at: row.created_at,
   });
 
-  const withOrg = () =>
-    db
-      .selectFrom('api_keys')
-      .innerJoin('orgs', 'orgs.id', 'api_keys.org_id')
-      .selectAll('api_keys')
-      .select('orgs.handle as org_handle');
-
   async function own(actor: Actor, id: string) {
-    const row = await withOrg()
-      .where('api_keys.id', '=', id)
-      .where('api_keys.user_id', '=', actor.userId)
-      .executeTakeFirst();
+    const row = await apiKeysTable.findApiKeyOfUser(db, id, actor.userId);
     if (!row) throw notFound('API key');
     return row;
   }
@@ -90,29 +83,15 @@ export function createApiKeys(store: Store, clock: Clock, pepper: string) {
    * a key stays inside its own organization.
    */
   async function keyOrg(actor: Actor, handle: string | undefined): Promise<{ id: string; handle: string }> {
-    const org = await db
-      .selectFrom('orgs')
-      .select(['id', 'handle'])
-      .where(handle === undefined ? 'id' : 'handle', '=', handle ?? actor.orgId)
-      .executeTakeFirst();
+    const found =
+      handle === undefined ? await findOrgById(db, actor.orgId) : await findOrgByHandle(db, handle);
+    const org = found && { id: found.id, handle: found.handle };
     if (org && org.id === actor.orgId) return org;
     if (actor.via === 'api_key') throw forbidden('An API key can only create keys for its own organization');
     const member =
       org &&
-      ((await db
-        .selectFrom('org_members')
-        .select('user_id')
-        .where('org_id', '=', org.id)
-        .where('user_id', '=', actor.userId)
-        .executeTakeFirst()) ??
-        (await db
-          .selectFrom('workspace_members')
-          .innerJoin('workspaces', 'workspaces.id', 'workspace_members.workspace_id')
-          .select('workspace_members.user_id')
-          .where('workspaces.org_id', '=', org.id)
-          .where('workspaces.deleted_at', 'is', null)
-          .where('workspace_members.user_id', '=', actor.userId)
-          .executeTakeFirst()));
+      ((await findOrgRole(db, org.id, actor.userId)) !== undefined ||
+        (await isMemberOfAnyWorkspaceOf(db, org.id, actor.userId)));
     // One answer for unknown handles and foreign ones, so handles cannot be probed.
     if (!org || !member) throw invalid('org', 'You are not a member of an organization with this handle');
     return org;
@@ -141,16 +120,13 @@ export function createApiKeys(store: Store, clock: Clock, pepper: string) {
         last_used_at: null,
         created_at: now.toISOString(),
       };
-      await db.insertInto('api_keys').values(row).execute();
+      await apiKeysTable.insertApiKey(db, row);
       return { ...present({ ...row, org_handle: org.handle }), key };
     },
 
     async list(actor: Actor): Promise<ApiKeyRecord[]> {
       requireScope(actor, 'read');
-      const rows = await withOrg()
-        .where('api_keys.user_id', '=', actor.userId)
-        .orderBy('api_keys.created_at', 'desc')
-        .execute();
+      const rows = await apiKeysTable.listApiKeysOfUser(db, actor.userId);
       return rows.map(present);
     },
 
@@ -159,43 +135,27 @@ export function createApiKeys(store: Store, clock: Clock, pepper: string) {
       requireScope(actor, 'write');
       const row = await own(actor, id);
       const { key, prefix, hash } = newKey();
-      await db.updateTable('api_keys').set({ prefix, key_hash: hash }).where('id', '=', row.id).execute();
+      await apiKeysTable.updateApiKeySecret(db, row.id, { prefix, key_hash: hash });
       return { ...present({ ...row, prefix }), key };
     },
 
     async remove(actor: Actor, id: string): Promise<void> {
       requireScope(actor, 'delete');
       const row = await own(actor, id);
-      await db.deleteFrom('api_keys').where('id', '=', row.id).execute();
+      await apiKeysTable.deleteApiKey(db, row.id);
     },
 
     /** The actor a presented key stands for, or null when it is unknown or expired. */
     async resolve(key: string): Promise<Actor | null> {
       if (!key.startsWith(API_KEY_PREFIX)) return null;
       const hash = digest(key);
-      const row = await db
-        .selectFrom('api_keys')
-        .innerJoin('users', 'users.id', 'api_keys.user_id')
-        .select([
-          'api_keys.id',
-          'api_keys.user_id',
-          'api_keys.org_id',
-          'api_keys.key_hash',
-          'api_keys.scopes',
-        ])
-        .select(['api_keys.expires_at', 'api_keys.last_used_at', 'users.is_platform_owner'])
-        .where('api_keys.key_hash', '=', hash)
-        .executeTakeFirst();
+      const row = await apiKeysTable.findApiKeyByHash(db, hash);
       if (!row || !crypto.timingSafeEqual(Buffer.from(row.key_hash), Buffer.from(hash))) return null;
       const now = clock.now();
       if (row.expires_at !== null && Number(row.expires_at) * 1000 <= now.getTime()) return null;
       // Last use is informative; writing it at most once a minute keeps reads cheap.
       if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) > 60_000) {
-        await db
-          .updateTable('api_keys')
-          .set({ last_used_at: now.toISOString() })
-          .where('id', '=', row.id)
-          .execute();
+        await apiKeysTable.touchApiKey(db, row.id, now.toISOString());
       }
       return {
         userId: row.user_id,

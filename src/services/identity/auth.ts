@@ -4,6 +4,8 @@ import type { Actor } from '../../domain/actor.js';
 import { requireScope } from '../../domain/policy.js';
 import { AppError, conflict, invalid, unauthorized } from '../../errors.js';
 import type { Store } from '../../store/database.js';
+import { findHomeOrgId, findMembershipWithOrg } from '../../store/repositories/orgs.js';
+import * as usersTable from '../../store/repositories/users.js';
 import type { Database } from '../../store/schema.js';
 import { createAccount, normalizeEmail } from './accounts.js';
 import type { Clock } from '../../lib/clock.js';
@@ -87,11 +89,8 @@ export function createAuthService(deps: AuthDeps) {
     sessionId: string,
     refreshToken: string,
   ): Promise<TokenPair> {
-    const user = await db
-      .selectFrom('users')
-      .select('session_epoch')
-      .where('id', '=', userId)
-      .executeTakeFirstOrThrow();
+    const user = await usersTable.findUserById(db, userId);
+    if (!user) throw new Error(`No user ${userId} to issue tokens for`);
     const { token, expiresAt } = await jwt.sign({ userId, orgId, sessionId, epoch: user.session_epoch });
     return {
       access_token: token,
@@ -103,15 +102,9 @@ export function createAuthService(deps: AuthDeps) {
 
   /** The organization a user signs in to: the one they own, else the first they joined. */
   async function homeOrg(userId: string): Promise<string> {
-    const row = await db
-      .selectFrom('org_members')
-      .select('org_id')
-      .where('user_id', '=', userId)
-      .orderBy((eb) => eb.case().when('role', '=', 'superadmin').then(0).else(1).end())
-      .orderBy('created_at')
-      .executeTakeFirst();
-    if (!row) throw unauthorized('This account belongs to no organization');
-    return row.org_id;
+    const orgId = await findHomeOrgId(db, userId);
+    if (orgId === undefined) throw unauthorized('This account belongs to no organization');
+    return orgId;
   }
 
   /** User, organization and starter workspace in one transaction, then a first session. */
@@ -127,8 +120,7 @@ export function createAuthService(deps: AuthDeps) {
   ) {
     const email = normalizeEmail(input.email);
     const now = clock.now().toISOString();
-    const taken = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
-    if (taken) throw conflict('An account with this email already exists');
+    if (await usersTable.isEmailTaken(db, email)) throw conflict('An account with this email already exists');
     let created: Awaited<ReturnType<typeof createAccount>>;
     try {
       created = await db.transaction().execute(async (trx) => {
@@ -203,11 +195,7 @@ export function createAuthService(deps: AuthDeps) {
      * the account lockout applies as it does to passwords.
      */
     async signIn(userId: string, client: ClientInfo): Promise<TokenPair> {
-      const user = await db
-        .selectFrom('users')
-        .select(['id', 'locked_until'])
-        .where('id', '=', userId)
-        .executeTakeFirst();
+      const user = await usersTable.findUserById(db, userId);
       if (!user) throw unauthorized('This account no longer exists');
       const now = clock.now();
       refuseWhileLocked(user, now);
@@ -222,11 +210,7 @@ export function createAuthService(deps: AuthDeps) {
      */
     async login(input: z.infer<typeof loginInput>, client: ClientInfo): Promise<TokenPair> {
       const now = clock.now();
-      const user = await db
-        .selectFrom('users')
-        .select(['id', 'password_hash', 'locked_until'])
-        .where('email', '=', normalizeEmail(input.email))
-        .executeTakeFirst();
+      const user = await usersTable.findUserByEmail(db, normalizeEmail(input.email));
       if (user) refuseWhileLocked(user, now);
       const ok = await passwords.verify(user?.password_hash ?? null, input.password);
       if (!user || !ok) {
@@ -254,19 +238,9 @@ export function createAuthService(deps: AuthDeps) {
     },
 
     async me(actor: Actor) {
-      const user = await db
-        .selectFrom('users')
-        .select(['id', 'name', 'email', 'handle', 'is_platform_owner'])
-        .where('id', '=', actor.userId)
-        .executeTakeFirst();
+      const user = await usersTable.findUserById(db, actor.userId);
       if (!user) throw unauthorized();
-      const org = await db
-        .selectFrom('orgs')
-        .innerJoin('org_members', 'org_members.org_id', 'orgs.id')
-        .select(['orgs.id', 'orgs.handle', 'orgs.name', 'org_members.role'])
-        .where('orgs.id', '=', actor.orgId)
-        .where('org_members.user_id', '=', actor.userId)
-        .executeTakeFirst();
+      const org = await findMembershipWithOrg(db, actor.orgId, actor.userId);
       return {
         id: user.id,
         name: user.name,
@@ -281,11 +255,7 @@ export function createAuthService(deps: AuthDeps) {
     /** Changes the caller's display name; answers the profile as `me` does. */
     async updateProfile(actor: Actor, input: z.infer<typeof updateProfileInput>) {
       requireScope(actor, 'write');
-      await db
-        .updateTable('users')
-        .set({ name: input.name, updated_at: clock.now().toISOString() })
-        .where('id', '=', actor.userId)
-        .execute();
+      await usersTable.updateUserName(db, actor.userId, input.name, clock.now().toISOString());
       return service.me(actor);
     },
 
@@ -304,11 +274,7 @@ export function createAuthService(deps: AuthDeps) {
       if (actor.via === 'api_key')
         throw new AppError('FORBIDDEN', 'Change the password from a signed-in session');
       const now = clock.now();
-      const user = await db
-        .selectFrom('users')
-        .select(['id', 'password_hash', 'locked_until'])
-        .where('id', '=', actor.userId)
-        .executeTakeFirst();
+      const user = await usersTable.findUserById(db, actor.userId);
       if (!user) throw unauthorized();
       refuseWhileLocked(user, now);
       if (user.password_hash !== null) {
@@ -320,16 +286,7 @@ export function createAuthService(deps: AuthDeps) {
       }
       checkPasswordPolicy(input.new_password, 'new_password');
       const passwordHash = await passwords.hash(input.new_password);
-      await db
-        .updateTable('users')
-        .set({
-          password_hash: passwordHash,
-          failed_logins: 0,
-          locked_until: null,
-          updated_at: now.toISOString(),
-        })
-        .where('id', '=', user.id)
-        .execute();
+      await usersTable.updateUserPassword(db, user.id, passwordHash, now.toISOString());
       await sessions.revokeAll(user.id);
       const { sessionId, refreshToken } = await sessions.start(user.id, client);
       return issue(user.id, actor.orgId, sessionId, refreshToken);

@@ -1,6 +1,7 @@
 import type { Actor } from '../../domain/actor.js';
 import { unauthorized } from '../../errors.js';
 import type { Store } from '../../store/database.js';
+import { findUserById } from '../../store/repositories/users.js';
 import { API_KEY_PREFIX, type ApiKeys } from './api-keys.js';
 import type { JwtSigner } from './jwt.js';
 
@@ -22,11 +23,7 @@ export function createAuthenticator(deps: { store: Store; jwt: JwtSigner; apiKey
   async function fromJwt(token: string, via: 'jwt' | 'cookie'): Promise<Actor> {
     const claims = await deps.jwt.verify(token);
     // One primary-key read: the epoch moves on logout, reset and token reuse.
-    const user = await db
-      .selectFrom('users')
-      .select(['session_epoch', 'is_platform_owner'])
-      .where('id', '=', claims.userId)
-      .executeTakeFirst();
+    const user = await findUserById(db, claims.userId);
     if (!user || user.session_epoch !== claims.epoch) throw unauthorized('This session has ended');
     return {
       userId: claims.userId,

@@ -4,6 +4,8 @@ import type { Actor } from '../../domain/actor.js';
 import { requireScope } from '../../domain/policy.js';
 import { AppError, conflict, invalid, notFound } from '../../errors.js';
 import type { Store } from '../../store/database.js';
+import * as identitiesTable from '../../store/repositories/identities.js';
+import { findUserByEmail } from '../../store/repositories/users.js';
 import { normalizeEmail } from './accounts.js';
 import type { AuthService } from './auth.js';
 import type { Logger } from '../../logger.js';
@@ -70,31 +72,24 @@ export function createExternalSignIn(deps: ExternalSignInDeps) {
   ): Promise<string> {
     const code = randomToken(32);
     const now = clock.now();
-    await db
-      .insertInto('auth_claims')
-      .values({
-        code_hash: sha256Hex(code),
-        kind,
-        provider: providerId,
-        subject: identity.subject,
-        email: identity.email,
-        name: identity.name,
-        user_id: userId,
-        created_at: now.toISOString(),
-        expires_at: new Date(now.getTime() + (kind === 'link' ? LINK_TTL_MS : CLAIM_TTL_MS)).toISOString(),
-        used_at: null,
-      })
-      .execute();
+    await identitiesTable.insertAuthClaim(db, {
+      code_hash: sha256Hex(code),
+      kind,
+      provider: providerId,
+      subject: identity.subject,
+      email: identity.email,
+      name: identity.name,
+      user_id: userId,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + (kind === 'link' ? LINK_TTL_MS : CLAIM_TTL_MS)).toISOString(),
+      used_at: null,
+    });
     return code;
   }
 
   /** The unused, unexpired claim of `code`, or a 401. */
   async function findClaim(code: string) {
-    const claim = await db
-      .selectFrom('auth_claims')
-      .selectAll()
-      .where('code_hash', '=', sha256Hex(code))
-      .executeTakeFirst();
+    const claim = await identitiesTable.findAuthClaim(db, sha256Hex(code));
     if (!claim || claim.used_at || claim.expires_at <= clock.now().toISOString()) {
       throw new AppError(
         'UNAUTHORIZED',
@@ -106,29 +101,20 @@ export function createExternalSignIn(deps: ExternalSignInDeps) {
 
   /** Marks a claim used; false when a concurrent request used it first. */
   async function consume(codeHash: string): Promise<boolean> {
-    const result = await db
-      .updateTable('auth_claims')
-      .set({ used_at: clock.now().toISOString() })
-      .where('code_hash', '=', codeHash)
-      .where('used_at', 'is', null)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    return identitiesTable.consumeAuthClaim(db, codeHash, clock.now().toISOString());
   }
 
   async function linkIdentity(userId: string, claim: { provider: string; subject: string; email: string }) {
     const now = clock.now().toISOString();
-    await db
-      .insertInto('user_identities')
-      .values({
-        id: ulid(),
-        user_id: userId,
-        provider: claim.provider,
-        subject: claim.subject,
-        email: claim.email,
-        created_at: now,
-        last_used_at: now,
-      })
-      .execute();
+    await identitiesTable.insertUserIdentity(db, {
+      id: ulid(),
+      user_id: userId,
+      provider: claim.provider,
+      subject: claim.subject,
+      email: claim.email,
+      created_at: now,
+      last_used_at: now,
+    });
   }
 
   return {
@@ -155,19 +141,16 @@ export function createExternalSignIn(deps: ExternalSignInDeps) {
           cause: error,
         });
       });
-      await db.deleteFrom('auth_flows').where('expires_at', '<=', now.toISOString()).execute();
-      await db
-        .insertInto('auth_flows')
-        .values({
-          state_hash: sha256Hex(secrets.state),
-          provider: chosen.id,
-          binding_hash: sha256Hex(binding),
-          nonce: secrets.nonce,
-          code_verifier: secrets.codeVerifier,
-          created_at: now.toISOString(),
-          expires_at: new Date(now.getTime() + FLOW_TTL_MS).toISOString(),
-        })
-        .execute();
+      await identitiesTable.deleteExpiredAuthFlows(db, now.toISOString());
+      await identitiesTable.insertAuthFlow(db, {
+        state_hash: sha256Hex(secrets.state),
+        provider: chosen.id,
+        binding_hash: sha256Hex(binding),
+        nonce: secrets.nonce,
+        code_verifier: secrets.codeVerifier,
+        created_at: now.toISOString(),
+        expires_at: new Date(now.getTime() + FLOW_TTL_MS).toISOString(),
+      });
       return { url: url.href, binding };
     },
 
@@ -181,12 +164,7 @@ export function createExternalSignIn(deps: ExternalSignInDeps) {
       const callback = new URL(callbackUrl(chosen.id));
       callback.search = query.toString();
       const state = callback.searchParams.get('state') ?? '';
-      const flow = await db
-        .selectFrom('auth_flows')
-        .selectAll()
-        .where('state_hash', '=', sha256Hex(state))
-        .executeTakeFirst();
-      if (flow) await db.deleteFrom('auth_flows').where('state_hash', '=', flow.state_hash).execute();
+      const flow = await identitiesTable.takeAuthFlow(db, sha256Hex(state));
       if (
         !flow ||
         flow.provider !== chosen.id ||
@@ -218,18 +196,9 @@ export function createExternalSignIn(deps: ExternalSignInDeps) {
           throw providerFailure(error);
         });
 
-      const linked = await db
-        .selectFrom('user_identities')
-        .select(['id', 'user_id', 'email'])
-        .where('provider', '=', chosen.id)
-        .where('subject', '=', identity.subject)
-        .executeTakeFirst();
+      const linked = await identitiesTable.findIdentityBySubject(db, chosen.id, identity.subject);
       if (linked) {
-        await db
-          .updateTable('user_identities')
-          .set({ last_used_at: clock.now().toISOString() })
-          .where('id', '=', linked.id)
-          .execute();
+        await identitiesTable.touchIdentity(db, linked.id, clock.now().toISOString());
         return leaveClaim('signin', chosen.id, { ...identity, email: linked.email }, linked.user_id);
       }
       if (!identity.email) {
@@ -239,7 +208,7 @@ export function createExternalSignIn(deps: ExternalSignInDeps) {
         );
       }
       const email = normalizeEmail(identity.email);
-      const owner = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+      const owner = await findUserByEmail(db, email);
       return owner
         ? leaveClaim('link', chosen.id, { ...identity, email }, owner.id)
         : leaveClaim('signup', chosen.id, { ...identity, email }, null);
@@ -293,27 +262,24 @@ export function createExternalSignIn(deps: ExternalSignInDeps) {
 
     /** The identities linked to the caller's account. */
     async identities(actor: Actor) {
-      const rows = await db
-        .selectFrom('user_identities')
-        .select(['id', 'provider', 'email', 'created_at', 'last_used_at'])
-        .where('user_id', '=', actor.userId)
-        .orderBy('created_at')
-        .execute();
-      return { data: rows, next_cursor: null };
+      const rows = await identitiesTable.listIdentitiesOfUser(db, actor.userId);
+      const data = rows.map(({ id, provider, email, created_at, last_used_at }) => ({
+        id,
+        provider,
+        email,
+        created_at,
+        last_used_at,
+      }));
+      return { data, next_cursor: null };
     },
 
     /** Unlinks an identity, unless it is the account's last way to sign in. */
     async unlink(actor: Actor, identityId: string) {
       requireScope(actor, 'delete');
-      const identity = await db
-        .selectFrom('user_identities')
-        .select('id')
-        .where('id', '=', identityId)
-        .where('user_id', '=', actor.userId)
-        .executeTakeFirst();
+      const identity = await identitiesTable.findIdentityOfUser(db, identityId, actor.userId);
       if (!identity) throw notFound('Identity');
       await keepOneWayIn(db, actor.userId, { identity: identityId }, 'unlink');
-      await db.deleteFrom('user_identities').where('id', '=', identityId).execute();
+      await identitiesTable.deleteIdentity(db, identityId);
     },
   };
 }

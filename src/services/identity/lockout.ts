@@ -1,6 +1,6 @@
-import type { Kysely } from 'kysely';
 import { AppError } from '../../errors.js';
-import type { Database } from '../../store/schema.js';
+import type { Queryable } from '../../store/repositories/queryable.js';
+import { findUserById, updateSignInFailures } from '../../store/repositories/users.js';
 
 /** Consecutive failed sign-ins (wrong password, refused passkey) that lock an account. */
 export const LOCKOUT_FAILURES = 5;
@@ -17,30 +17,18 @@ export function refuseWhileLocked(user: { locked_until: string | null }, now: Da
 }
 
 /** Counts one failed sign-in; the LOCKOUT_FAILURES-th locks the account and starts over. */
-export async function countFailedSignIn(db: Kysely<Database>, userId: string, now: Date): Promise<void> {
-  const user = await db
-    .selectFrom('users')
-    .select('failed_logins')
-    .where('id', '=', userId)
-    .executeTakeFirst();
+export async function countFailedSignIn(db: Queryable, userId: string, now: Date): Promise<void> {
+  const user = await findUserById(db, userId);
   if (!user) return;
   const failures = user.failed_logins + 1;
   const locked = failures >= LOCKOUT_FAILURES;
-  await db
-    .updateTable('users')
-    .set({
-      failed_logins: locked ? 0 : failures,
-      locked_until: locked ? new Date(now.getTime() + LOCKOUT_MS).toISOString() : null,
-    })
-    .where('id', '=', userId)
-    .execute();
+  await updateSignInFailures(db, userId, {
+    failed_logins: locked ? 0 : failures,
+    locked_until: locked ? new Date(now.getTime() + LOCKOUT_MS).toISOString() : null,
+  });
 }
 
 /** A successful sign-in clears the count of failures. */
-export async function clearFailedSignIns(db: Kysely<Database>, userId: string): Promise<void> {
-  await db
-    .updateTable('users')
-    .set({ failed_logins: 0, locked_until: null })
-    .where('id', '=', userId)
-    .execute();
+export async function clearFailedSignIns(db: Queryable, userId: string): Promise<void> {
+  await updateSignInFailures(db, userId, { failed_logins: 0, locked_until: null });
 }

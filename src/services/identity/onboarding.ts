@@ -3,7 +3,10 @@ import type { Actor } from '../../domain/actor.js';
 import { requireScope } from '../../domain/policy.js';
 import { unauthorized } from '../../errors.js';
 import type { Store } from '../../store/database.js';
+import { userHasApiKey } from '../../store/repositories/api-keys.js';
+import { userHasInvited } from '../../store/repositories/invitations.js';
 import type { Queryable } from '../../store/repositories/queryable.js';
+import { findOnboarding, saveOnboarding } from '../../store/repositories/user-onboarding.js';
 import type { Clock } from '../../lib/clock.js';
 
 /** The checklist a new user works through, in the order the web app shows it. */
@@ -50,13 +53,10 @@ export function createOnboarding(deps: { store: Store; clock: Clock }) {
 
   async function state(userId: string): Promise<OnboardingState> {
     const { row, stored } = await storedSteps(db, userId);
-    const [apiKey, invitation] = await Promise.all([
-      db.selectFrom('api_keys').select('id').where('user_id', '=', userId).limit(1).executeTakeFirst(),
-      db.selectFrom('invitations').select('id').where('invited_by', '=', userId).limit(1).executeTakeFirst(),
-    ]);
+    const [apiKey, invitation] = await Promise.all([userHasApiKey(db, userId), userHasInvited(db, userId)]);
     const detected: Partial<Record<OnboardingStep, boolean>> = {
-      create_api_key: Boolean(apiKey),
-      invite_member: Boolean(invitation),
+      create_api_key: apiKey,
+      invite_member: invitation,
     };
     const steps = Object.fromEntries(
       ONBOARDING_STEPS.map((s) => [s, stored[s] === true || detected[s] === true]),
@@ -89,11 +89,7 @@ export function createOnboarding(deps: { store: Store; clock: Clock }) {
         const { row, stored } = await storedSteps(trx, userId);
         const steps = JSON.stringify({ ...stored, ...input.steps });
         const dismissed = input.dismissed === undefined ? (row?.dismissed ?? 0) : input.dismissed ? 1 : 0;
-        await trx
-          .insertInto('user_onboarding')
-          .values({ user_id: userId, steps, dismissed, updated_at: now })
-          .onConflict((oc) => oc.column('user_id').doUpdateSet({ steps, dismissed, updated_at: now }))
-          .execute();
+        await saveOnboarding(trx, { user_id: userId, steps, dismissed, updated_at: now });
       });
       return state(userId);
     },
@@ -102,11 +98,7 @@ export function createOnboarding(deps: { store: Store; clock: Clock }) {
 
 /** The user's onboarding row and the steps it records; a damaged row counts as nothing done. */
 async function storedSteps(db: Queryable, userId: string) {
-  const row = await db
-    .selectFrom('user_onboarding')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
+  const row = await findOnboarding(db, userId);
   let stored: Record<string, unknown> = {};
   try {
     stored = row ? (JSON.parse(row.steps) as Record<string, unknown>) : {};

@@ -11,6 +11,8 @@ import { conflict, forbidden, notFound, unauthorized } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../logger.js';
 import type { Store } from '../../store/database.js';
+import * as passkeysTable from '../../store/repositories/passkeys.js';
+import { findUserByEmail, findUserById } from '../../store/repositories/users.js';
 import { normalizeEmail } from './accounts.js';
 import type { AuthService, TokenPair } from './auth.js';
 import { clearFailedSignIns, countFailedSignIn, refuseWhileLocked } from './lockout.js';
@@ -105,45 +107,27 @@ export function createPasskeys(deps: PasskeyDeps) {
 
   async function saveChallenge(challenge: string, purpose: 'register' | 'login', userId: string | null) {
     const now = clock.now();
-    await db.deleteFrom('passkey_challenges').where('expires_at', '<=', now.toISOString()).execute();
-    await db
-      .insertInto('passkey_challenges')
-      .values({
-        challenge,
-        purpose,
-        user_id: userId,
-        created_at: now.toISOString(),
-        expires_at: new Date(now.getTime() + CHALLENGE_TTL_MS).toISOString(),
-      })
-      .execute();
+    await passkeysTable.deleteExpiredPasskeyChallenges(db, now.toISOString());
+    await passkeysTable.insertPasskeyChallenge(db, {
+      challenge,
+      purpose,
+      user_id: userId,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + CHALLENGE_TTL_MS).toISOString(),
+    });
   }
 
   /** Takes the unexpired challenge a response answers, once; null when there is none. */
   async function takeChallenge(challenge: string, purpose: 'register' | 'login') {
     if (!challenge) return null;
-    const row = await db
-      .selectFrom('passkey_challenges')
-      .selectAll()
-      .where('challenge', '=', challenge)
-      .where('purpose', '=', purpose)
-      .executeTakeFirst();
+    // Undefined too when a concurrent finish with the same challenge took it first.
+    const row = await passkeysTable.takePasskeyChallenge(db, challenge, purpose);
     if (!row) return null;
-    const deleted = await db
-      .deleteFrom('passkey_challenges')
-      .where('challenge', '=', challenge)
-      .executeTakeFirst();
-    // A concurrent finish with the same challenge took it first.
-    if (Number(deleted.numDeletedRows) !== 1) return null;
     return row.expires_at > clock.now().toISOString() ? row : null;
   }
 
   async function ownCredential(actor: Actor, id: string) {
-    const row = await db
-      .selectFrom('passkey_credentials')
-      .selectAll()
-      .where('id', '=', id)
-      .where('user_id', '=', actor.userId)
-      .executeTakeFirst();
+    const row = await passkeysTable.findPasskeyOfUser(db, id, actor.userId);
     if (!row) throw notFound('Passkey');
     return row;
   }
@@ -173,16 +157,9 @@ export function createPasskeys(deps: PasskeyDeps) {
     async registerBegin(actor: Actor) {
       requireEnabled();
       requireSession(actor);
-      const user = await db
-        .selectFrom('users')
-        .select(['id', 'email', 'name'])
-        .where('id', '=', actor.userId)
-        .executeTakeFirstOrThrow();
-      const existing = await db
-        .selectFrom('passkey_credentials')
-        .select(['credential_id', 'transports'])
-        .where('user_id', '=', user.id)
-        .execute();
+      const user = await findUserById(db, actor.userId);
+      if (!user) throw new Error(`No user ${actor.userId} to register a passkey for`);
+      const existing = await passkeysTable.listPasskeysOfUser(db, user.id);
       const { generateRegistrationOptions } = await webauthn();
       const options = await generateRegistrationOptions({
         rpName: config.rpName,
@@ -224,17 +201,9 @@ export function createPasskeys(deps: PasskeyDeps) {
       }
       if (!verified.verified) throw refused();
       const { credential, credentialDeviceType, credentialBackedUp } = verified.registrationInfo;
-      const taken = await db
-        .selectFrom('passkey_credentials')
-        .select('id')
-        .where('credential_id', '=', credential.id)
-        .executeTakeFirst();
+      const taken = await passkeysTable.findPasskeyByCredentialId(db, credential.id);
       if (taken) throw conflict('This passkey is already registered.');
-      const count = await db
-        .selectFrom('passkey_credentials')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('user_id', '=', actor.userId)
-        .executeTakeFirstOrThrow();
+      const count = await passkeysTable.countPasskeysOfUser(db, actor.userId);
       const row = {
         id: ulid(),
         user_id: actor.userId,
@@ -244,11 +213,11 @@ export function createPasskeys(deps: PasskeyDeps) {
         transports: JSON.stringify(credential.transports ?? []),
         device_type: credentialDeviceType,
         backed_up: credentialBackedUp ? (1 as const) : (0 as const),
-        name: input.name ?? `Passkey ${Number(count.n) + 1}`,
+        name: input.name ?? `Passkey ${count + 1}`,
         created_at: clock.now().toISOString(),
         last_used_at: null,
       };
-      await db.insertInto('passkey_credentials').values(row).execute();
+      await passkeysTable.insertPasskeyCredential(db, row);
       return view(row);
     },
 
@@ -263,11 +232,7 @@ export function createPasskeys(deps: PasskeyDeps) {
       requireEnabled();
       let userId: string | null = null;
       if (input.email) {
-        const user = await db
-          .selectFrom('users')
-          .select('id')
-          .where('email', '=', normalizeEmail(input.email))
-          .executeTakeFirst();
+        const user = await findUserByEmail(db, normalizeEmail(input.email));
         // No user id has this form, so no stored passkey matches it.
         userId = user?.id ?? `${NO_ACCOUNT}${ulid()}`;
       }
@@ -285,17 +250,10 @@ export function createPasskeys(deps: PasskeyDeps) {
       requireEnabled();
       const challenge = await takeChallenge(challengeOf(input.response), 'login');
       if (!challenge) throw refused();
-      const stored = await db
-        .selectFrom('passkey_credentials')
-        .selectAll()
-        .where('credential_id', '=', input.response.id)
-        .executeTakeFirst();
+      const stored = await passkeysTable.findPasskeyByCredentialId(db, input.response.id);
       if (!stored || (challenge.user_id && challenge.user_id !== stored.user_id)) throw refused();
-      const user = await db
-        .selectFrom('users')
-        .select('locked_until')
-        .where('id', '=', stored.user_id)
-        .executeTakeFirstOrThrow();
+      const user = await findUserById(db, stored.user_id);
+      if (!user) throw new Error(`No user ${stored.user_id} for passkey ${stored.id}`);
       const now = clock.now();
       refuseWhileLocked(user, now);
       let verified;
@@ -322,11 +280,12 @@ export function createPasskeys(deps: PasskeyDeps) {
         await countFailedSignIn(db, stored.user_id, clock.now());
         throw refused();
       }
-      await db
-        .updateTable('passkey_credentials')
-        .set({ counter: verified.authenticationInfo.newCounter, last_used_at: now.toISOString() })
-        .where('id', '=', stored.id)
-        .execute();
+      await passkeysTable.recordPasskeyUse(
+        db,
+        stored.id,
+        verified.authenticationInfo.newCounter,
+        now.toISOString(),
+      );
       await clearFailedSignIns(db, stored.user_id);
       return auth.signIn(stored.user_id, client);
     },
@@ -335,13 +294,7 @@ export function createPasskeys(deps: PasskeyDeps) {
     async list(actor: Actor) {
       requireEnabled();
       requireScope(actor, 'read');
-      const rows = await db
-        .selectFrom('passkey_credentials')
-        .select(['id', 'name', 'created_at', 'last_used_at', 'device_type', 'backed_up'])
-        .where('user_id', '=', actor.userId)
-        .orderBy('created_at')
-        .orderBy('id')
-        .execute();
+      const rows = await passkeysTable.listPasskeysOfUser(db, actor.userId);
       return { data: rows.map(view), next_cursor: null };
     },
 
@@ -349,7 +302,7 @@ export function createPasskeys(deps: PasskeyDeps) {
       requireEnabled();
       requireScope(actor, 'write');
       const row = await ownCredential(actor, id);
-      await db.updateTable('passkey_credentials').set({ name: input.name }).where('id', '=', id).execute();
+      await passkeysTable.renamePasskey(db, id, input.name);
       return view({ ...row, name: input.name });
     },
 
@@ -359,7 +312,7 @@ export function createPasskeys(deps: PasskeyDeps) {
       requireScope(actor, 'delete');
       await ownCredential(actor, id);
       await keepOneWayIn(db, actor.userId, { passkey: id }, 'delete');
-      await db.deleteFrom('passkey_credentials').where('id', '=', id).execute();
+      await passkeysTable.deletePasskey(db, id);
     },
   };
 }

@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { invalid } from '../../errors.js';
 import type { BucketName } from '../../ratelimit/buckets.js';
 import type { Store } from '../../store/database.js';
+import { deleteApiKeysOfUser } from '../../store/repositories/api-keys.js';
+import { insertResetToken, spendResetToken } from '../../store/repositories/auth-tokens.js';
+import { findUserByEmail, updateUserPassword } from '../../store/repositories/users.js';
 import { normalizeEmail } from './accounts.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Outbox } from '../operations/mail.js';
@@ -36,25 +39,17 @@ export function createPasswordReset(deps: PasswordResetDeps) {
   async function issueLink(userId: string): Promise<string> {
     const token = randomToken(32);
     const now = deps.clock.now();
-    await db
-      .insertInto('reset_tokens')
-      .values({
-        token_hash: sha256Hex(token),
-        user_id: userId,
-        expires_at: new Date(now.getTime() + RESET_TOKEN_MS).toISOString(),
-        used_at: null,
-        created_at: now.toISOString(),
-      })
-      .execute();
+    await insertResetToken(db, {
+      token_hash: sha256Hex(token),
+      user_id: userId,
+      expires_at: new Date(now.getTime() + RESET_TOKEN_MS).toISOString(),
+      used_at: null,
+      created_at: now.toISOString(),
+    });
     return `${deps.publicUrl}/reset-password?token=${token}`;
   }
 
-  const findUser = (email: string) =>
-    db
-      .selectFrom('users')
-      .select(['id', 'email', 'name'])
-      .where('email', '=', normalizeEmail(email))
-      .executeTakeFirst();
+  const findUser = (email: string) => findUserByEmail(db, normalizeEmail(email));
 
   return {
     /**
@@ -105,23 +100,12 @@ export function createPasswordReset(deps: PasswordResetDeps) {
       checkPasswordPolicy(input.new_password, 'new_password');
       const now = deps.clock.now().toISOString();
       const hash = sha256Hex(input.token);
-      const spent = await db
-        .updateTable('reset_tokens')
-        .set({ used_at: now })
-        .where('token_hash', '=', hash)
-        .where('used_at', 'is', null)
-        .where('expires_at', '>', now)
-        .returning('user_id')
-        .executeTakeFirst();
+      const spent = await spendResetToken(db, hash, now);
       if (!spent) throw invalid('token', 'This reset link is invalid, used or expired');
       const passwordHash = await deps.passwords.hash(input.new_password);
       await db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('users')
-          .set({ password_hash: passwordHash, failed_logins: 0, locked_until: null, updated_at: now })
-          .where('id', '=', spent.user_id)
-          .execute();
-        await trx.deleteFrom('api_keys').where('user_id', '=', spent.user_id).execute();
+        await updateUserPassword(trx, spent.user_id, passwordHash, now);
+        await deleteApiKeysOfUser(trx, spent.user_id);
       });
       await deps.sessions.revokeAll(spent.user_id);
     },

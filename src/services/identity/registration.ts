@@ -1,5 +1,6 @@
 import { forbidden, invalid } from '../../errors.js';
 import type { Store } from '../../store/database.js';
+import { anyUserExists } from '../../store/repositories/users.js';
 import type { InvitationsService, JoinStep } from '../collab/invitations.js';
 import type { ShareLinksService } from '../collab/share-links.js';
 
@@ -28,7 +29,7 @@ export function createRegistrationPolicy(deps: {
   return {
     /** Throws unless admitted; answers the step joining the token's workspace, if one was sent. */
     async admit(email: string, tokens: RegistrationTokens): Promise<JoinStep | null> {
-      const first = !(await deps.store.db.selectFrom('users').select('id').limit(1).executeTakeFirst());
+      const first = !(await anyUserExists(deps.store.db));
       if (!first && deps.mode === 'closed') {
         throw forbidden('Registration is closed on this instance; ask its administrator for an account');
       }

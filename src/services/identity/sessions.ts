@@ -3,6 +3,8 @@ import { unauthorized } from '../../errors.js';
 import type { Store } from '../../store/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { randomToken, sha256Hex } from '../../lib/secrets.js';
+import * as sessionsTable from '../../store/repositories/sessions.js';
+import { bumpSessionEpoch } from '../../store/repositories/users.js';
 
 /** Refresh tokens live 7 days and rotate on every use. */
 export const REFRESH_TOKEN_MS = 7 * 24 * 3600 * 1000;
@@ -24,30 +26,23 @@ export function createSessions(store: Store, clock: Clock, signingKeyId: () => P
   async function issueToken(sessionId: string, userId: string): Promise<string> {
     const token = randomToken(32);
     const now = clock.now();
-    await db
-      .insertInto('refresh_tokens')
-      .values({
-        token_hash: sha256Hex(token),
-        session_id: sessionId,
-        user_id: userId,
-        expires_at: new Date(now.getTime() + REFRESH_TOKEN_MS).toISOString(),
-        used_at: null,
-        created_at: now.toISOString(),
-      })
-      .execute();
+    await sessionsTable.insertRefreshToken(db, {
+      token_hash: sha256Hex(token),
+      session_id: sessionId,
+      user_id: userId,
+      expires_at: new Date(now.getTime() + REFRESH_TOKEN_MS).toISOString(),
+      used_at: null,
+      created_at: now.toISOString(),
+    });
     return token;
   }
 
   /** Deletes every session and refresh token of the user and kills their access tokens. */
   async function revokeAll(userId: string): Promise<void> {
     await db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('refresh_tokens').where('user_id', '=', userId).execute();
-      await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
-      await trx
-        .updateTable('users')
-        .set((eb) => ({ session_epoch: eb('session_epoch', '+', 1) }))
-        .where('id', '=', userId)
-        .execute();
+      await sessionsTable.deleteRefreshTokensOfUser(trx, userId);
+      await sessionsTable.deleteSessionsOfUser(trx, userId);
+      await bumpSessionEpoch(trx, userId);
     });
   }
 
@@ -58,19 +53,16 @@ export function createSessions(store: Store, clock: Clock, signingKeyId: () => P
     async start(userId: string, client: ClientInfo): Promise<{ sessionId: string; refreshToken: string }> {
       const now = clock.now();
       const sessionId = ulid();
-      await db
-        .insertInto('sessions')
-        .values({
-          id: sessionId,
-          user_id: userId,
-          device: client.device.slice(0, 512),
-          ip: client.ip,
-          created_at: now.toISOString(),
-          last_active_at: now.toISOString(),
-          expires_at: new Date(now.getTime() + REFRESH_TOKEN_MS).toISOString(),
-          key_id: await signingKeyId(),
-        })
-        .execute();
+      await sessionsTable.insertSession(db, {
+        id: sessionId,
+        user_id: userId,
+        device: client.device.slice(0, 512),
+        ip: client.ip,
+        created_at: now.toISOString(),
+        last_active_at: now.toISOString(),
+        expires_at: new Date(now.getTime() + REFRESH_TOKEN_MS).toISOString(),
+        key_id: await signingKeyId(),
+      });
       return { sessionId, refreshToken: await issueToken(sessionId, userId) };
     },
 
@@ -83,17 +75,9 @@ export function createSessions(store: Store, clock: Clock, signingKeyId: () => P
       client: ClientInfo,
     ): Promise<{ userId: string; sessionId: string; refreshToken: string }> {
       const now = clock.now();
-      const row = await db
-        .selectFrom('refresh_tokens')
-        .selectAll()
-        .where('token_hash', '=', sha256Hex(refreshToken))
-        .executeTakeFirst();
+      const row = await sessionsTable.findRefreshToken(db, sha256Hex(refreshToken));
       if (!row) throw unauthorized('Invalid refresh token');
-      const session = await db
-        .selectFrom('sessions')
-        .select('key_id')
-        .where('id', '=', row.session_id)
-        .executeTakeFirst();
+      const session = await sessionsTable.findSessionById(db, row.session_id);
       // Checked before the spend: a token of a retired key is dead, not a reuse.
       if (!session || session.key_id !== (await signingKeyId())) throw unauthorized('Session ended');
       if (row.used_at !== null) {
@@ -101,22 +85,16 @@ export function createSessions(store: Store, clock: Clock, signingKeyId: () => P
         throw unauthorized('Refresh token reuse detected; all sessions were revoked');
       }
       if (row.expires_at <= now.toISOString()) throw unauthorized('Refresh token expired');
-      const spent = await db
-        .updateTable('refresh_tokens')
-        .set({ used_at: now.toISOString() })
-        .where('token_hash', '=', row.token_hash)
-        .where('used_at', 'is', null)
-        .executeTakeFirst();
-      if (Number(spent.numUpdatedRows) !== 1) {
+      if (!(await sessionsTable.spendRefreshToken(db, row.token_hash, now.toISOString()))) {
         await revokeAll(row.user_id);
         throw unauthorized('Refresh token reuse detected; all sessions were revoked');
       }
-      const touched = await db
-        .updateTable('sessions')
-        .set({ last_active_at: now.toISOString(), ip: client.ip, device: client.device.slice(0, 512) })
-        .where('id', '=', row.session_id)
-        .executeTakeFirst();
-      if (Number(touched.numUpdatedRows) !== 1) throw unauthorized('Session ended');
+      const touched = await sessionsTable.touchSession(db, row.session_id, {
+        last_active_at: now.toISOString(),
+        ip: client.ip,
+        device: client.device.slice(0, 512),
+      });
+      if (!touched) throw unauthorized('Session ended');
       return {
         userId: row.user_id,
         sessionId: row.session_id,
@@ -126,19 +104,15 @@ export function createSessions(store: Store, clock: Clock, signingKeyId: () => P
 
     /** The user's live sessions (unexpired, opened under the current key), newest first. */
     async list(userId: string) {
-      return db
-        .selectFrom('sessions')
-        .select(['id', 'device', 'ip', 'created_at', 'last_active_at', 'expires_at'])
-        .where('user_id', '=', userId)
-        .where('expires_at', '>', clock.now().toISOString())
-        .where('key_id', '=', await signingKeyId())
-        .orderBy('last_active_at', 'desc')
-        .execute();
+      return sessionsTable.listLiveSessionsOfUser(db, userId, {
+        now: clock.now().toISOString(),
+        keyId: await signingKeyId(),
+      });
     },
 
     /** Whether a session still exists (an access token names its session). */
     async exists(sessionId: string): Promise<boolean> {
-      return !!(await db.selectFrom('sessions').select('id').where('id', '=', sessionId).executeTakeFirst());
+      return (await sessionsTable.findSessionById(db, sessionId)) !== undefined;
     },
   };
 }

@@ -1,6 +1,8 @@
-import type { Kysely } from 'kysely';
 import { conflict } from '../../errors.js';
-import type { Database } from '../../store/schema.js';
+import { hasOtherIdentity } from '../../store/repositories/identities.js';
+import { hasOtherPasskey } from '../../store/repositories/passkeys.js';
+import type { Queryable } from '../../store/repositories/queryable.js';
+import { findUserById } from '../../store/repositories/users.js';
 
 /** One of the ways into an account that its owner is about to remove. */
 export type SignInMethod = { identity: string } | { passkey: string };
@@ -11,23 +13,17 @@ export type SignInMethod = { identity: string } | { passkey: string };
  * `verb` naming what they tried: "unlink", "delete").
  */
 export async function keepOneWayIn(
-  db: Kysely<Database>,
+  db: Queryable,
   userId: string,
   removing: SignInMethod,
   verb: string,
 ): Promise<void> {
-  const user = await db
-    .selectFrom('users')
-    .select('password_hash')
-    .where('id', '=', userId)
-    .executeTakeFirstOrThrow();
+  const user = await findUserById(db, userId);
+  if (!user) throw new Error(`No user ${userId} to keep a way in for`);
   if (user.password_hash) return;
-  let identities = db.selectFrom('user_identities').select('id').where('user_id', '=', userId);
-  if ('identity' in removing) identities = identities.where('id', '!=', removing.identity);
-  let passkeys = db.selectFrom('passkey_credentials').select('id').where('user_id', '=', userId);
-  if ('passkey' in removing) passkeys = passkeys.where('id', '!=', removing.passkey);
   const other =
-    (await identities.limit(1).executeTakeFirst()) ?? (await passkeys.limit(1).executeTakeFirst());
+    (await hasOtherIdentity(db, userId, 'identity' in removing ? removing.identity : undefined)) ||
+    (await hasOtherPasskey(db, userId, 'passkey' in removing ? removing.passkey : undefined));
   if (!other) {
     throw conflict(`This is your only way to sign in. Set a password first, then ${verb} it.`);
   }

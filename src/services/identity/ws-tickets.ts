@@ -3,6 +3,12 @@ import { forbidden, unauthorized } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { randomToken, sha256Hex } from '../../lib/secrets.js';
 import type { Store } from '../../store/database.js';
+import {
+  deleteExpiredWsTickets,
+  insertWsTicket,
+  takeWsTicket,
+} from '../../store/repositories/auth-tokens.js';
+import { findUserById } from '../../store/repositories/users.js';
 
 /** Layouts B and C: a WebSocket ticket lives 30 seconds and opens one socket. */
 export const WS_TICKET_SECONDS = 30;
@@ -35,11 +41,7 @@ export function createWsTickets(deps: { store: Store; clock: Clock }) {
     session_id: string | null;
     session_epoch: number;
   }): Promise<Actor> {
-    const user = await db
-      .selectFrom('users')
-      .select(['session_epoch', 'is_platform_owner'])
-      .where('id', '=', row.user_id)
-      .executeTakeFirst();
+    const user = await findUserById(db, row.user_id);
     if (!user || user.session_epoch !== row.session_epoch) throw unauthorized('This session has ended');
     return {
       userId: row.user_id,
@@ -57,27 +59,20 @@ export function createWsTickets(deps: { store: Store; clock: Clock }) {
       if (actor.via !== 'jwt' && actor.via !== 'cookie') {
         throw forbidden('A WebSocket ticket needs a signed-in session, not an API key');
       }
-      const user = await db
-        .selectFrom('users')
-        .select('session_epoch')
-        .where('id', '=', actor.userId)
-        .executeTakeFirst();
+      const user = await findUserById(db, actor.userId);
       if (!user) throw unauthorized('This session has ended');
       const now = deps.clock.now();
       const ticket = `${TICKET_PREFIX}${randomToken(32)}`;
       // Spent and expired tickets of everyone are cleared on the way; the table stays small.
-      await db.deleteFrom('ws_tickets').where('expires_at', '<=', now.toISOString()).execute();
-      await db
-        .insertInto('ws_tickets')
-        .values({
-          ticket_hash: sha256Hex(ticket),
-          user_id: actor.userId,
-          org_id: actor.orgId,
-          session_id: actor.sessionId ?? null,
-          session_epoch: user.session_epoch,
-          expires_at: new Date(now.getTime() + WS_TICKET_SECONDS * 1000).toISOString(),
-        })
-        .execute();
+      await deleteExpiredWsTickets(db, now.toISOString());
+      await insertWsTicket(db, {
+        ticket_hash: sha256Hex(ticket),
+        user_id: actor.userId,
+        org_id: actor.orgId,
+        session_id: actor.sessionId ?? null,
+        session_epoch: user.session_epoch,
+        expires_at: new Date(now.getTime() + WS_TICKET_SECONDS * 1000).toISOString(),
+      });
       return { ticket, expires_in: WS_TICKET_SECONDS };
     },
 
@@ -87,11 +82,7 @@ export function createWsTickets(deps: { store: Store; clock: Clock }) {
      * expired ticket, or a session ended since.
      */
     async redeem(ticket: string): Promise<{ actor: Actor; recheck: () => Promise<Actor> }> {
-      const spent = await db
-        .deleteFrom('ws_tickets')
-        .where('ticket_hash', '=', sha256Hex(ticket))
-        .returningAll()
-        .executeTakeFirst();
+      const spent = await takeWsTicket(db, sha256Hex(ticket));
       if (!spent || spent.expires_at <= deps.clock.now().toISOString()) {
         throw unauthorized('The WebSocket ticket is unknown, used or expired');
       }

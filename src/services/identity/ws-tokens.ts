@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import type { Actor } from '../../domain/actor.js';
 import { forbidden, unauthorized } from '../../errors.js';
 import type { Store } from '../../store/database.js';
+import { findUserById } from '../../store/repositories/users.js';
 import type { Clock } from '../../lib/clock.js';
 import { safeEqual } from '../../lib/secrets.js';
 
@@ -55,11 +56,7 @@ export function createWsTokens(deps: {
       if (actor.via !== 'jwt' && actor.via !== 'cookie') {
         throw forbidden('A WebSocket token needs a signed-in session, not an API key');
       }
-      const user = await deps.store.db
-        .selectFrom('users')
-        .select('session_epoch')
-        .where('id', '=', actor.userId)
-        .executeTakeFirst();
+      const user = await findUserById(deps.store.db, actor.userId);
       if (!user) throw unauthorized('This session has ended');
       const epoch = user.session_epoch;
       const claims: WsClaims = {
@@ -92,11 +89,7 @@ export function createWsTokens(deps: {
       if (typeof claims.exp !== 'number' || claims.exp <= deps.clock.now().getTime()) {
         throw unauthorized('The WebSocket token has expired');
       }
-      const user = await deps.store.db
-        .selectFrom('users')
-        .select(['session_epoch', 'is_platform_owner'])
-        .where('id', '=', String(claims.sub))
-        .executeTakeFirst();
+      const user = await findUserById(deps.store.db, String(claims.sub));
       if (!user || user.session_epoch !== claims.epoch) throw unauthorized('This session has ended');
       return {
         userId: claims.sub,
