@@ -75,3 +75,33 @@ export async function seedWorkspace(
     })
     .execute();
 }
+
+export async function seedPage(db: Queryable, id: string, workspaceId: string, path = `${id}.md`) {
+  await db
+    .insertInto('pages')
+    .values({
+      id,
+      workspace_id: workspaceId,
+      path,
+      title: `Title of ${path}`,
+      description: '',
+      tags: '[]',
+      status: 'published',
+      sort_order: 0,
+      content_hash: `hash-${id}`,
+      frontmatter_hash: `fm-${id}`,
+      frontmatter_error: null,
+      restricted: 0,
+      created_at: SEEDED_AT,
+      updated_at: SEEDED_AT,
+      updated_by: null,
+    })
+    .execute();
+}
+
+export async function seedWorkspaceMember(db: Queryable, workspaceId: string, userId: string, role: string) {
+  await db
+    .insertInto('workspace_members')
+    .values({ workspace_id: workspaceId, user_id: userId, role, created_at: SEEDED_AT })
+    .execute();
+}
