@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Actor } from '../../domain/actor.js';
 import { notFound } from '../../errors.js';
 import type { Store } from '../../store/database.js';
+import * as billing from '../../store/repositories/billing.js';
 import type { PlanDirectory } from './plan-directory.js';
 
 /** GET /api/v1/admin/billing: how many recent Stripe events to show. */
@@ -26,24 +27,7 @@ export function createAdminBilling(deps: { store: Store; plans: PlanDirectory })
   return {
     async overview(actor: Actor, input: z.infer<typeof adminBillingInput>) {
       requireOwner(actor);
-      const rows = await db
-        .selectFrom('billing_subscriptions')
-        .innerJoin('orgs', 'orgs.id', 'billing_subscriptions.org_id')
-        .select([
-          'orgs.id as org_id',
-          'orgs.handle',
-          'orgs.name',
-          'billing_subscriptions.plan as subscribed_plan',
-          'billing_subscriptions.status',
-          'billing_subscriptions.current_period_end',
-          'billing_subscriptions.cancel_at_period_end',
-          'billing_subscriptions.grace_until',
-          'billing_subscriptions.stripe_customer_id',
-          'billing_subscriptions.stripe_subscription_id',
-          'billing_subscriptions.updated_at',
-        ])
-        .orderBy('billing_subscriptions.updated_at', 'desc')
-        .execute();
+      const rows = await billing.listSubscriptionsWithOrgs(db);
       const subscriptions = [];
       for (const row of rows) {
         subscriptions.push({
@@ -52,13 +36,7 @@ export function createAdminBilling(deps: { store: Store; plans: PlanDirectory })
           plan: await deps.plans.planIdOf(row.org_id),
         });
       }
-      const events = await db
-        .selectFrom('stripe_events')
-        .selectAll()
-        .orderBy('received_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(input.events)
-        .execute();
+      const events = await billing.listRecentStripeEvents(db, input.events);
       return {
         subscriptions,
         events: events.map((e) => ({ ...e, created: new Date(Number(e.created) * 1000).toISOString() })),

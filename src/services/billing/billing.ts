@@ -6,6 +6,7 @@ import { PLANS, PURCHASABLE_PLANS, planOf, type QuotaName } from '../../domain/p
 import { AppError, notFound } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Store } from '../../store/database.js';
+import * as billing from '../../store/repositories/billing.js';
 import type { PlanDirectory } from './plan-directory.js';
 import type { StripeGateway } from './stripe-gateway.js';
 
@@ -55,11 +56,7 @@ export function createBilling(deps: {
   const db = deps.store.db;
 
   async function superAdminOrg(actor: Actor, handle: string | undefined) {
-    const org = await db
-      .selectFrom('orgs')
-      .select(['id', 'handle', 'name'])
-      .where(handle ? 'handle' : 'id', '=', handle ?? actor.orgId)
-      .executeTakeFirst();
+    const org = await billing.findOrgForBilling(db, handle ? { handle } : { id: actor.orgId });
     // An API key acts in its own organization only.
     if (!org || (actor.via === 'api_key' && actor.orgId !== org.id)) throw notFound('Organization');
     await requireOrgSuperAdmin(db, actor, org.id, "Only the organization's Super Admin manages its billing");
@@ -67,7 +64,7 @@ export function createBilling(deps: {
   }
 
   async function subscriptionOf(orgId: string) {
-    return db.selectFrom('billing_subscriptions').selectAll().where('org_id', '=', orgId).executeTakeFirst();
+    return billing.findSubscriptionOfOrg(db, orgId);
   }
 
   const returnUrl = (outcome?: string) =>
@@ -161,26 +158,14 @@ export function createBilling(deps: {
   async function customerOf(actor: Actor, org: { id: string; name: string }): Promise<string> {
     const existing = (await subscriptionOf(org.id))?.stripe_customer_id;
     if (existing) return existing;
-    const user = await db
-      .selectFrom('users')
-      .select('email')
-      .where('id', '=', actor.userId)
-      .executeTakeFirst();
+    const email = await billing.findUserEmail(db, actor.userId);
     const { id } = await deps.stripe.createCustomer({
-      email: user?.email ?? '',
+      email: email ?? '',
       name: org.name,
       orgId: org.id,
     });
     const now = deps.clock.now().toISOString();
-    await db
-      .insertInto('billing_subscriptions')
-      .values({
-        ...{ org_id: org.id, stripe_customer_id: id, stripe_subscription_id: null, plan: 'free' },
-        ...{ status: 'none', current_period_end: null, cancel_at_period_end: 0, grace_until: null },
-        ...{ state_at: 0, updated_at: now },
-      })
-      .onConflict((oc) => oc.column('org_id').doUpdateSet({ stripe_customer_id: id, updated_at: now }))
-      .execute();
+    await billing.saveStripeCustomer(db, org.id, id, now);
     return id;
   }
 }

@@ -1,9 +1,9 @@
-import type { Kysely } from 'kysely';
 import { type PlanId, planGranted, planOf, type QuotaName } from '../../domain/plans.js';
 import { AppError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Store } from '../../store/database.js';
-import type { Database } from '../../store/schema.js';
+import * as billing from '../../store/repositories/billing.js';
+import type { Queryable } from '../../store/repositories/queryable.js';
 
 const SEAT_ROLES = ['editor', 'admin', 'superadmin'];
 
@@ -22,20 +22,12 @@ export function createPlanDirectory(deps: { store: Store; clock: Clock }) {
   const db = deps.store.db;
   const tiers = new Map<string, { plan: PlanId; at: number }>();
 
-  async function planIdOf(orgId: string, trx: Kysely<Database> = db): Promise<PlanId> {
-    const org = await trx
-      .selectFrom('orgs')
-      .select(['plan', 'subscription_override'])
-      .where('id', '=', orgId)
-      .executeTakeFirst();
+  async function planIdOf(orgId: string, trx: Queryable = db): Promise<PlanId> {
+    const org = await billing.findOrgPlanColumns(trx, orgId);
     const override = overrideOf(org?.subscription_override);
     // A subscription the platform owner granted wins over billing until it expires.
     if (override && !override.expired) return override.plan;
-    const sub = await trx
-      .selectFrom('billing_subscriptions')
-      .select(['plan', 'status', 'grace_until'])
-      .where('org_id', '=', orgId)
-      .executeTakeFirst();
+    const sub = await billing.findSubscriptionOfOrg(trx, orgId);
     // Once a grant expires, the organization has what it pays for, and no more.
     const plan = override ? planOf(sub?.plan).id : planOf(org?.plan).id;
     // The platform owner's Enterprise (and Free) do not depend on Stripe.
@@ -59,61 +51,21 @@ export function createPlanDirectory(deps: { store: Store; clock: Clock }) {
 
   /** Everyone holding an editor-or-higher seat, by email, plus pending invitations to such roles. */
   async function seatHolders(orgId: string): Promise<Set<string>> {
-    const supers = await db
-      .selectFrom('org_members')
-      .innerJoin('users', 'users.id', 'org_members.user_id')
-      .select('users.email')
-      .where('org_members.org_id', '=', orgId)
-      .where('org_members.role', '=', 'superadmin')
-      .execute();
-    const members = await db
-      .selectFrom('workspace_members')
-      .innerJoin('workspaces', 'workspaces.id', 'workspace_members.workspace_id')
-      .innerJoin('users', 'users.id', 'workspace_members.user_id')
-      .select('users.email')
-      .where('workspaces.org_id', '=', orgId)
-      .where('workspaces.deleted_at', 'is', null)
-      .where('workspace_members.role', 'in', SEAT_ROLES)
-      .execute();
+    const supers = await billing.listSuperAdminEmails(db, orgId);
+    const members = await billing.listWorkspaceMemberEmailsWithRoles(db, orgId, SEAT_ROLES);
     // An invitation reserves its seat until it is accepted, revoked or expired.
-    const invited = await db
-      .selectFrom('invitations')
-      .innerJoin('workspaces', 'workspaces.id', 'invitations.workspace_id')
-      .select('invitations.email')
-      .where('workspaces.org_id', '=', orgId)
-      .where('workspaces.deleted_at', 'is', null)
-      .where('invitations.role', 'in', SEAT_ROLES)
-      .where('invitations.accepted_at', 'is', null)
-      .where('invitations.revoked_at', 'is', null)
-      .where('invitations.expires_at', '>', deps.clock.now().toISOString())
-      .execute();
-    return new Set([...supers, ...members, ...invited].map((r) => r.email.toLowerCase()));
-  }
-
-  async function count(query: Promise<{ n: number | string | bigint } | undefined>): Promise<number> {
-    return Number((await query)?.n ?? 0);
+    const invited = await billing.listOpenInvitationEmailsWithRoles(
+      db,
+      orgId,
+      SEAT_ROLES,
+      deps.clock.now().toISOString(),
+    );
+    return new Set([...supers, ...members, ...invited].map((email) => email.toLowerCase()));
   }
 
   const usage = {
-    workspaces: (orgId: string) =>
-      count(
-        db
-          .selectFrom('workspaces')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('org_id', '=', orgId)
-          .where('deleted_at', 'is', null)
-          .executeTakeFirst(),
-      ),
-    pages: (orgId: string) =>
-      count(
-        db
-          .selectFrom('pages')
-          .innerJoin('workspaces', 'workspaces.id', 'pages.workspace_id')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('workspaces.org_id', '=', orgId)
-          .where('workspaces.deleted_at', 'is', null)
-          .executeTakeFirst(),
-      ),
+    workspaces: (orgId: string) => billing.countLiveWorkspacesOfOrg(db, orgId),
+    pages: (orgId: string) => billing.countPagesOfOrg(db, orgId),
     editors: async (orgId: string) => (await seatHolders(orgId)).size,
   } satisfies Record<QuotaName, (orgId: string) => Promise<number>>;
 
@@ -142,8 +94,7 @@ export function createPlanDirectory(deps: { store: Store; clock: Clock }) {
     /** A user's email, lower-cased, to compare with seat holders; undefined for no or an unknown user. */
     async emailOf(userId: string | undefined): Promise<string | undefined> {
       if (userId === undefined) return undefined;
-      const user = await db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst();
-      return user?.email.toLowerCase();
+      return (await billing.findUserEmail(db, userId))?.toLowerCase();
     },
 
     /**

@@ -1,10 +1,11 @@
-import type { Kysely } from 'kysely';
 import type Stripe from 'stripe';
 import { GRACE_PERIOD_MS, inArrears, isPlanId, type PlanId, planGranted } from '../../domain/plans.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../logger.js';
 import type { Store } from '../../store/database.js';
-import type { BillingSubscriptionRow, Database } from '../../store/schema.js';
+import * as billing from '../../store/repositories/billing.js';
+import type { Queryable } from '../../store/repositories/queryable.js';
+import type { BillingSubscriptionRow } from '../../store/schema.js';
 
 /** How long received event ids (and the overview's log) are kept. */
 const EVENT_RETENTION_MS = 90 * 24 * 3600 * 1000;
@@ -72,20 +73,14 @@ export function createStripeEvents(deps: {
   const db = deps.store.db;
 
   /** The organization an event is about: the metadata Folio set at checkout, else the customer. */
-  async function orgOf(trx: Kysely<Database>, object: Obj): Promise<string | undefined> {
+  async function orgOf(trx: Queryable, object: Obj): Promise<string | undefined> {
     const fromMetadata = str(metadataOf(object).org_id) ?? str(object.client_reference_id);
     const customer = idOf(object.customer);
     if (fromMetadata) {
-      const org = await trx.selectFrom('orgs').select('id').where('id', '=', fromMetadata).executeTakeFirst();
-      if (org) return org.id;
+      if (await billing.orgExists(trx, fromMetadata)) return fromMetadata;
     }
     if (!customer) return undefined;
-    const row = await trx
-      .selectFrom('billing_subscriptions')
-      .select('org_id')
-      .where('stripe_customer_id', '=', customer)
-      .executeTakeFirst();
-    return row?.org_id;
+    return billing.findOrgIdOfStripeCustomer(trx, customer);
   }
 
   /** The state change an event asks for, or null when it concerns nothing Folio tracks. */
@@ -139,13 +134,9 @@ export function createStripeEvents(deps: {
 
   const graceFrom = (event: Stripe.Event) => new Date(event.created * 1000 + GRACE_PERIOD_MS).toISOString();
 
-  async function apply(trx: Kysely<Database>, event: Stripe.Event, orgId: string): Promise<EventOutcome> {
+  async function apply(trx: Queryable, event: Stripe.Event, orgId: string): Promise<EventOutcome> {
     const object = event.data.object as unknown as Obj;
-    const current = await trx
-      .selectFrom('billing_subscriptions')
-      .selectAll()
-      .where('org_id', '=', orgId)
-      .executeTakeFirst();
+    const current = await billing.findSubscriptionOfOrg(trx, orgId);
     if (current && event.created < Number(current.state_at)) return 'stale';
     const change = changeFor(event, object, current);
     if (change === null) return 'ignored';
@@ -162,11 +153,7 @@ export function createStripeEvents(deps: {
       grace_until: null,
     };
     const next = { ...base, ...change, org_id: orgId, state_at: event.created, updated_at: now };
-    await trx
-      .insertInto('billing_subscriptions')
-      .values(next)
-      .onConflict((oc) => oc.column('org_id').doUpdateSet({ ...next, org_id: undefined }))
-      .execute();
+    await billing.upsertSubscription(trx, next);
     await setOrgPlan(trx, orgId, next);
     return 'applied';
   }
@@ -176,19 +163,14 @@ export function createStripeEvents(deps: {
    * period is judged when limits are read), Free once it ends. Enterprise, set by the
    * platform owner, is not Stripe's to change.
    */
-  async function setOrgPlan(trx: Kysely<Database>, orgId: string, sub: { plan: string; status: string }) {
+  async function setOrgPlan(trx: Queryable, orgId: string, sub: { plan: string; status: string }) {
     const plan: PlanId = isPlanId(sub.plan) ? sub.plan : 'free';
     // Far in the future: only the status decides here, not the grace period.
     const granted = planGranted(
       { plan, status: sub.status, grace_until: '9999-12-31T00:00:00Z' },
       new Date(0),
     );
-    await trx
-      .updateTable('orgs')
-      .set({ plan: granted })
-      .where('id', '=', orgId)
-      .where('plan', '!=', 'enterprise')
-      .execute();
+    await billing.setOrgPlanUnlessEnterprise(trx, orgId, granted);
   }
 
   /**
@@ -197,7 +179,7 @@ export function createStripeEvents(deps: {
    */
   async function prune(): Promise<void> {
     const before = new Date(deps.clock.now().getTime() - EVENT_RETENTION_MS).toISOString();
-    await db.deleteFrom('stripe_events').where('received_at', '<', before).execute();
+    await billing.deleteStripeEventsReceivedBefore(db, before);
   }
 
   return {
@@ -206,22 +188,17 @@ export function createStripeEvents(deps: {
       const object = event.data.object as unknown as Obj;
       const { outcome, orgId } = await db.transaction().execute(async (trx) => {
         const orgId = await orgOf(trx, object);
-        const inserted = await trx
-          .insertInto('stripe_events')
-          .values({
-            id: event.id,
-            type: event.type,
-            created: event.created,
-            org_id: orgId ?? null,
-            outcome: 'ignored',
-            received_at: deps.clock.now().toISOString(),
-          })
-          .onConflict((oc) => oc.column('id').doNothing())
-          .executeTakeFirst();
-        if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0)
-          return { outcome: 'duplicate' as const, orgId };
+        const firstTime = await billing.insertStripeEventOnce(trx, {
+          id: event.id,
+          type: event.type,
+          created: event.created,
+          org_id: orgId ?? null,
+          outcome: 'ignored',
+          received_at: deps.clock.now().toISOString(),
+        });
+        if (!firstTime) return { outcome: 'duplicate' as const, orgId };
         const outcome = orgId ? await apply(trx, event, orgId) : 'ignored';
-        await trx.updateTable('stripe_events').set({ outcome }).where('id', '=', event.id).execute();
+        await billing.setStripeEventOutcome(trx, event.id, outcome);
         return { outcome, orgId };
       });
       if (orgId && outcome === 'applied') deps.onPlanChange(orgId);

@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import { AppError, notFound } from '../../errors.js';
+import * as personal from '../../store/repositories/personal-data.js';
+import type { Queryable } from '../../store/repositories/queryable.js';
 import type { Database } from '../../store/schema.js';
 
 /** What a deleted account is called wherever its pages, comments and activity still name it. */
@@ -13,39 +15,12 @@ interface Blocker {
 }
 
 /** The organizations a deletion would leave without a Super Admin although people still work in them. */
-async function orphanedOrganizations(db: Kysely<Database>, userId: string): Promise<Blocker[]> {
-  const owned = await db
-    .selectFrom('org_members')
-    .innerJoin('orgs', 'orgs.id', 'org_members.org_id')
-    .select(['orgs.id', 'orgs.handle', 'orgs.name'])
-    .where('org_members.user_id', '=', userId)
-    .where('org_members.role', '=', 'superadmin')
-    .execute();
+async function orphanedOrganizations(db: Queryable, userId: string): Promise<Blocker[]> {
+  const owned = await personal.listOrgsWhereSuperAdmin(db, userId);
   const blockers: Blocker[] = [];
   for (const org of owned) {
-    const otherAdmins = await db
-      .selectFrom('org_members')
-      .select('user_id')
-      .where('org_id', '=', org.id)
-      .where('role', '=', 'superadmin')
-      .where('user_id', '!=', userId)
-      .executeTakeFirst();
-    if (otherAdmins) continue;
-    const orgPeople = await db
-      .selectFrom('org_members')
-      .select('user_id')
-      .where('org_id', '=', org.id)
-      .where('user_id', '!=', userId)
-      .execute();
-    const workspacePeople = await db
-      .selectFrom('workspace_members')
-      .innerJoin('workspaces', 'workspaces.id', 'workspace_members.workspace_id')
-      .select('workspace_members.user_id')
-      .where('workspaces.org_id', '=', org.id)
-      .where('workspaces.deleted_at', 'is', null)
-      .where('workspace_members.user_id', '!=', userId)
-      .execute();
-    const members = new Set([...orgPeople, ...workspacePeople].map((r) => r.user_id)).size;
+    if (await personal.hasOtherSuperAdmin(db, org.id, userId)) continue;
+    const members = await personal.countOtherPeopleInOrg(db, org.id, userId);
     if (members > 0) blockers.push({ handle: org.handle, name: org.name, members });
   }
   return blockers;
@@ -60,11 +35,7 @@ async function orphanedOrganizations(db: Kysely<Database>, userId: string): Prom
  * last Super Admin of an organization others still work in, and for the platform owner.
  */
 export async function deleteAccountData(db: Kysely<Database>, userId: string, now: string): Promise<void> {
-  const user = await db
-    .selectFrom('users')
-    .select(['id', 'email', 'is_platform_owner', 'deleted_at'])
-    .where('id', '=', userId)
-    .executeTakeFirst();
+  const user = await personal.findUserForDeletion(db, userId);
   if (!user || user.deleted_at) throw notFound('User');
   if (user.is_platform_owner === 1) {
     throw new AppError('CONFLICT', "The platform owner's account cannot be deleted", {
@@ -83,45 +54,12 @@ export async function deleteAccountData(db: Kysely<Database>, userId: string, no
   }
   const placeholder = `deleted-${userId.toLowerCase()}`;
   await db.transaction().execute(async (trx) => {
-    for (const table of [
-      'refresh_tokens',
-      'sessions',
-      'api_keys',
-      'passkey_credentials',
-      'passkey_challenges',
-      'user_identities',
-      'reset_tokens',
-      'user_onboarding',
-      'auth_claims',
-      'org_members',
-      'workspace_members',
-    ] as const) {
-      await trx.deleteFrom(table).where('user_id', '=', userId).execute();
-    }
-    await trx
-      .deleteFrom('outbox')
-      .where('to_address', '=', user.email)
-      .where('sent_at', 'is', null)
-      .execute();
-    await trx
-      .deleteFrom('invitations')
-      .where('email', '=', user.email)
-      .where('accepted_at', 'is', null)
-      .execute();
-    await trx
-      .updateTable('users')
-      .set((eb) => ({
-        name: DELETED_USER_NAME,
-        email: `${placeholder}@deleted.invalid`,
-        handle: placeholder,
-        password_hash: null,
-        failed_logins: 0,
-        locked_until: null,
-        session_epoch: eb('session_epoch', '+', 1),
-        deleted_at: now,
-        updated_at: now,
-      }))
-      .where('id', '=', userId)
-      .execute();
+    await personal.deletePersonalRowsOfUser(trx, userId, user.email);
+    await personal.anonymizeUser(
+      trx,
+      userId,
+      { name: DELETED_USER_NAME, email: `${placeholder}@deleted.invalid`, handle: placeholder },
+      now,
+    );
   });
 }

@@ -1,7 +1,7 @@
-import type { Kysely } from 'kysely';
 import { monotonicFactory } from 'ulid';
 import { z } from 'zod';
-import type { Database } from '../../store/schema.js';
+import * as audit from '../../store/repositories/platform-audit.js';
+import type { Queryable } from '../../store/repositories/queryable.js';
 
 // Monotonic: entries written within one millisecond still list in the order they happened.
 const nextId = monotonicFactory();
@@ -46,41 +46,25 @@ export interface AuditEntry {
 }
 
 /** Appends an entry, inside the caller's transaction when it passes one, so the action and its record commit together. */
-export async function recordAudit(db: Kysely<Database>, entry: AuditEntry): Promise<void> {
-  await db
-    .insertInto('admin_audit')
-    .values({
-      id: nextId(),
-      actor_id: entry.actorId,
-      action: entry.action,
-      target_type: entry.targetType,
-      target_id: entry.targetId,
-      details: JSON.stringify(entry.details ?? {}),
-      created_at: entry.at,
-    })
-    .execute();
+export async function recordAudit(db: Queryable, entry: AuditEntry): Promise<void> {
+  await audit.insertAuditEntry(db, {
+    id: nextId(),
+    actor_id: entry.actorId,
+    action: entry.action,
+    target_type: entry.targetType,
+    target_id: entry.targetId,
+    details: JSON.stringify(entry.details ?? {}),
+    created_at: entry.at,
+  });
 }
 
 /** Newest first; `next_cursor` is the last id shown while older entries remain. */
-export async function listAudit(db: Kysely<Database>, input: z.infer<typeof listAuditInput>) {
-  let query = db
-    .selectFrom('admin_audit')
-    .leftJoin('users', 'users.id', 'admin_audit.actor_id')
-    .select([
-      'admin_audit.id',
-      'admin_audit.action',
-      'admin_audit.actor_id',
-      'users.name as actor_name',
-      'admin_audit.target_type',
-      'admin_audit.target_id',
-      'admin_audit.details',
-      'admin_audit.created_at',
-    ])
-    .orderBy('admin_audit.id', 'desc')
-    .limit(input.limit + 1);
-  if (input.cursor) query = query.where('admin_audit.id', '<', input.cursor);
-  if (input.target) query = query.where('admin_audit.target_id', '=', input.target);
-  const rows = await query.execute();
+export async function listAudit(db: Queryable, input: z.infer<typeof listAuditInput>) {
+  const rows = await audit.listAuditEntries(db, {
+    limit: input.limit + 1,
+    ...(input.cursor ? { before: input.cursor } : {}),
+    ...(input.target ? { targetId: input.target } : {}),
+  });
   const data = rows.slice(0, input.limit).map((r) => ({
     id: r.id,
     action: r.action,

@@ -5,6 +5,7 @@ import { notFound } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { RATE_BUCKETS, type BucketName } from '../../ratelimit/buckets.js';
 import type { Store } from '../../store/database.js';
+import * as orgsAdmin from '../../store/repositories/platform-admin.js';
 import { adminPageInput, recordAudit } from './admin-audit.js';
 import type { Download } from './gdpr.js';
 import { exportOrganization } from './org-export.js';
@@ -61,28 +62,7 @@ export function createAdminOrgs(deps: {
   // RATE_LIMITS_TTL_MS (another instance's change shows within that time; this one's at once).
   const limitsCache = new Map<string, { limits: Record<string, number> | null; until: number }>();
 
-  const summary = db.selectFrom('orgs').select((eb) => [
-    'orgs.id',
-    'orgs.handle',
-    'orgs.name',
-    'orgs.plan',
-    'orgs.created_at',
-    'orgs.subscription_override',
-    eb
-      .selectFrom('org_members')
-      .select((e) => e.fn.countAll<string | number>().as('n'))
-      .whereRef('org_members.org_id', '=', 'orgs.id')
-      .as('member_count'),
-    eb
-      .selectFrom('workspaces')
-      .select((e) => e.fn.countAll<string | number>().as('n'))
-      .whereRef('workspaces.org_id', '=', 'orgs.id')
-      .where('workspaces.deleted_at', 'is', null)
-      .as('workspace_count'),
-  ]);
-
-  type SummaryRow = Awaited<ReturnType<typeof summary.executeTakeFirstOrThrow>>;
-  const present = (r: SummaryRow) => ({
+  const present = (r: orgsAdmin.OrgSummaryRow) => ({
     id: r.id,
     handle: r.handle,
     name: r.name,
@@ -95,11 +75,7 @@ export function createAdminOrgs(deps: {
 
   /** An organization by id or handle. */
   async function find(idOrHandle: string) {
-    const row = await db
-      .selectFrom('orgs')
-      .select(['id', 'handle', 'plan', 'subscription_override', 'rate_limits'])
-      .where((eb) => eb.or([eb('id', '=', idOrHandle), eb('handle', '=', idOrHandle)]))
-      .executeTakeFirst();
+    const row = await orgsAdmin.findOrgByIdOrHandle(db, idOrHandle);
     if (!row) throw notFound('Organization');
     return row;
   }
@@ -107,35 +83,14 @@ export function createAdminOrgs(deps: {
   async function get(actor: Actor, idOrHandle: string) {
     requirePlatformOwner(actor, 'read');
     const org = await find(idOrHandle);
-    const row = await summary.where('orgs.id', '=', org.id).executeTakeFirstOrThrow();
-    const workspaces = await db
-      .selectFrom('workspaces')
-      .select((eb) => [
-        'workspaces.id',
-        'workspaces.slug',
-        'workspaces.name',
-        'workspaces.created_at',
-        eb
-          .selectFrom('pages')
-          .select((e) => e.fn.countAll<string | number>().as('n'))
-          .whereRef('pages.workspace_id', '=', 'workspaces.id')
-          .as('page_count'),
-      ])
-      .where('org_id', '=', org.id)
-      .where('deleted_at', 'is', null)
-      .orderBy('slug')
-      .execute();
-    const superadmins = await db
-      .selectFrom('org_members')
-      .innerJoin('users', 'users.id', 'org_members.user_id')
-      .select(['users.id', 'users.name', 'users.email'])
-      .where('org_members.org_id', '=', org.id)
-      .where('org_members.role', '=', 'superadmin')
-      .execute();
+    const row = await orgsAdmin.findOrgSummary(db, org.id);
+    if (!row) throw notFound('Organization');
+    const workspaces = await orgsAdmin.listLiveWorkspacesWithPageCounts(db, org.id);
+    const superadmins = await orgsAdmin.listSuperAdminsOfOrg(db, org.id);
     return {
       ...present(row),
       rate_limits: parse<Record<string, number>>(org.rate_limits) ?? {},
-      workspace_list: workspaces.map((w) => ({ ...w, page_count: Number(w.page_count ?? 0) })),
+      workspace_list: workspaces,
       superadmins,
     };
   }
@@ -145,13 +100,13 @@ export function createAdminOrgs(deps: {
     actor: Actor,
     idOrHandle: string,
     action: string,
-    set: Record<string, string | null>,
+    set: orgsAdmin.OrgAdminColumns,
     details: Record<string, unknown>,
   ) {
     requirePlatformOwner(actor, 'write');
     const org = await find(idOrHandle);
     await db.transaction().execute(async (trx) => {
-      await trx.updateTable('orgs').set(set).where('id', '=', org.id).execute();
+      await orgsAdmin.updateOrgAdminColumns(trx, org.id, set);
       await recordAudit(trx, {
         actorId: actor.userId,
         action,
@@ -170,12 +125,7 @@ export function createAdminOrgs(deps: {
     rateLimitsOf: async (orgId: string): Promise<Partial<Record<BucketName, number>> | null> => {
       const cached = limitsCache.get(orgId);
       if (cached && cached.until > Date.now()) return cached.limits;
-      const row = await db
-        .selectFrom('orgs')
-        .select('rate_limits')
-        .where('id', '=', orgId)
-        .executeTakeFirst();
-      const limits = parse<Record<string, number>>(row?.rate_limits);
+      const limits = parse<Record<string, number>>(await orgsAdmin.findOrgRateLimits(db, orgId));
       if (limitsCache.size > 10_000) limitsCache.clear();
       limitsCache.set(orgId, { limits, until: Date.now() + RATE_LIMITS_TTL_MS });
       return limits;
@@ -184,15 +134,11 @@ export function createAdminOrgs(deps: {
     /** Newest first, 20 at a time; `q` filters by handle or name. */
     async list(actor: Actor, input: z.infer<typeof listOrgsInput>) {
       requirePlatformOwner(actor, 'read');
-      let query = summary.orderBy('orgs.id', 'desc').limit(input.limit + 1);
-      if (input.cursor) query = query.where('orgs.id', '<', input.cursor);
-      if (input.q) {
-        const like = `%${input.q.toLowerCase()}%`;
-        query = query.where((eb) =>
-          eb.or([eb('orgs.handle', 'like', like), eb(eb.fn('lower', ['orgs.name']), 'like', like)]),
-        );
-      }
-      const rows = await query.execute();
+      const rows = await orgsAdmin.listOrgSummaries(db, {
+        limit: input.limit + 1,
+        ...(input.cursor ? { before: input.cursor } : {}),
+        ...(input.q ? { q: input.q } : {}),
+      });
       const data = rows.slice(0, input.limit).map(present);
       return { data, next_cursor: rows.length > input.limit ? (data[data.length - 1]?.id ?? null) : null };
     },

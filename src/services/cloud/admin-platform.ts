@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Actor } from '../../domain/actor.js';
 import { SYSTEM_ACTOR } from '../../domain/actor.js';
@@ -6,6 +5,7 @@ import { requirePlatformOwner } from '../../domain/platform-policy.js';
 import { notFound } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Store } from '../../store/database.js';
+import * as overview from '../../store/repositories/platform-overview.js';
 import type { HealthService } from '../operations/health.js';
 import type { CustomDomainsService } from '../publishing/custom-domains.js';
 import { recordAudit } from './admin-audit.js';
@@ -35,8 +35,6 @@ function dayRange(now: Date, days: number): string[] {
   );
 }
 
-const count = (row: { n: string | number | bigint } | undefined): number => Number(row?.n ?? 0);
-
 /** The platform owner's custom domains, system health and growth figures. */
 export function createAdminPlatform(deps: {
   store: Store;
@@ -46,25 +44,8 @@ export function createAdminPlatform(deps: {
 }) {
   const db = deps.store.db;
 
-  /** Custom domains with the workspace and organization each serves. */
-  const domains = () =>
-    db
-      .selectFrom('custom_domains')
-      .innerJoin('workspaces', 'workspaces.id', 'custom_domains.workspace_id')
-      .innerJoin('orgs', 'orgs.id', 'workspaces.org_id')
-      .select([
-        'custom_domains.domain',
-        'custom_domains.status',
-        'custom_domains.verified_at',
-        'custom_domains.checked_at',
-        'custom_domains.created_at',
-        'workspaces.id as workspace_id',
-        'workspaces.slug as workspace',
-        'orgs.handle as org',
-      ]);
-
   async function domainRow(domain: string) {
-    const row = await domains().where('custom_domains.domain', '=', domain.toLowerCase()).executeTakeFirst();
+    const row = await overview.findDomainWithOwner(db, domain.toLowerCase());
     if (!row) throw notFound('Custom domain');
     return row;
   }
@@ -80,48 +61,16 @@ export function createAdminPlatform(deps: {
     });
   }
 
-  const totals = async () => {
-    const users = await db
-      .selectFrom('users')
-      .select((eb) => eb.fn.countAll<string | number>().as('n'))
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    const orgs = await db
-      .selectFrom('orgs')
-      .select((eb) => eb.fn.countAll<string | number>().as('n'))
-      .executeTakeFirst();
-    const workspaces = await db
-      .selectFrom('workspaces')
-      .select((eb) => eb.fn.countAll<string | number>().as('n'))
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    const pages = await db
-      .selectFrom('pages')
-      .select((eb) => eb.fn.countAll<string | number>().as('n'))
-      .executeTakeFirst();
-    const plans = await db
-      .selectFrom('orgs')
-      .select(['plan', (eb) => eb.fn.countAll<string | number>().as('n')])
-      .groupBy('plan')
-      .execute();
-    return {
-      users: count(users),
-      organizations: count(orgs),
-      workspaces: count(workspaces),
-      pages: count(pages),
-      organizations_by_plan: Object.fromEntries(plans.map((p) => [p.plan, Number(p.n)])),
-    };
-  };
+  const totals = () => overview.platformTotals(db);
 
   return {
     /** Every custom domain of every workspace, by domain name. */
     async listDomains(actor: Actor, input: z.infer<typeof listDomainsInput>) {
       requirePlatformOwner(actor, 'read');
-      let query = domains()
-        .orderBy('custom_domains.domain')
-        .limit(input.limit + 1);
-      if (input.cursor) query = query.where('custom_domains.domain', '>', input.cursor);
-      const rows = await query.execute();
+      const rows = await overview.listDomainsWithOwners(db, {
+        limit: input.limit + 1,
+        ...(input.cursor ? { after: input.cursor } : {}),
+      });
       const data = rows.slice(0, input.limit);
       return {
         data,
@@ -177,25 +126,8 @@ export function createAdminPlatform(deps: {
       requirePlatformOwner(actor, 'read');
       const days = dayRange(deps.clock.now(), input.days);
       const since = `${days[0]}T00:00:00.000Z`;
-      const day = (column: string) => sql<string>`substr(${sql.ref(column)}, 1, 10)`;
-      const signups = await db
-        .selectFrom('users')
-        .select([day('users.created_at').as('day'), (eb) => eb.fn.countAll<string | number>().as('n')])
-        .where('users.created_at', '>=', since)
-        .groupBy(day('users.created_at'))
-        .execute();
-      const active = await db
-        .selectFrom('activity')
-        .innerJoin('workspaces', 'workspaces.id', 'activity.workspace_id')
-        .select([
-          day('activity.created_at').as('day'),
-          (eb) => eb.fn.count<string | number>('workspaces.org_id').distinct().as('n'),
-        ])
-        .where('activity.created_at', '>=', since)
-        .groupBy(day('activity.created_at'))
-        .execute();
-      const signupsBy = new Map(signups.map((r) => [r.day, Number(r.n)]));
-      const activeBy = new Map(active.map((r) => [r.day, Number(r.n)]));
+      const signupsBy = await overview.signupsPerDay(db, since);
+      const activeBy = await overview.activeOrgsPerDay(db, since);
       return {
         days: days.map((d) => ({
           day: d,

@@ -4,6 +4,8 @@ import { requirePlatformOwner } from '../../domain/platform-policy.js';
 import { AppError, forbidden, notFound } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Store } from '../../store/database.js';
+import * as usersAdmin from '../../store/repositories/platform-admin.js';
+import { markSessionImpersonated } from '../../store/repositories/platform-audit.js';
 import type { TokenPair } from '../identity/auth.js';
 import type { ClientInfo } from '../identity/index.js';
 import { deleteAccountData } from './account-deletion.js';
@@ -38,7 +40,6 @@ export function createAdminUsers(deps: { store: Store; clock: Clock; sign: Imper
   const db = store.db;
   const now = () => clock.now().toISOString();
 
-  const columns = ['id', 'name', 'email', 'handle', 'is_platform_owner', 'created_at', 'deleted_at'] as const;
   const present = (u: {
     id: string;
     name: string;
@@ -50,7 +51,7 @@ export function createAdminUsers(deps: { store: Store; clock: Clock; sign: Imper
   }) => ({ ...u, is_platform_owner: u.is_platform_owner === 1 });
 
   async function find(userId: string) {
-    const user = await db.selectFrom('users').select(columns).where('id', '=', userId).executeTakeFirst();
+    const user = await usersAdmin.findUserForAdmin(db, userId);
     if (!user) throw notFound('User');
     return user;
   }
@@ -59,23 +60,11 @@ export function createAdminUsers(deps: { store: Store; clock: Clock; sign: Imper
     /** Newest first; `q` matches email, name or handle. */
     async list(actor: Actor, input: z.infer<typeof listUsersInput>) {
       requirePlatformOwner(actor, 'read');
-      let query = db
-        .selectFrom('users')
-        .select(columns)
-        .orderBy('id', 'desc')
-        .limit(input.limit + 1);
-      if (input.cursor) query = query.where('id', '<', input.cursor);
-      if (input.q) {
-        const like = `%${input.q.toLowerCase()}%`;
-        query = query.where((eb) =>
-          eb.or([
-            eb('email', 'like', like),
-            eb('handle', 'like', like),
-            eb(eb.fn('lower', ['name']), 'like', like),
-          ]),
-        );
-      }
-      const rows = await query.execute();
+      const rows = await usersAdmin.listUsersForAdmin(db, {
+        limit: input.limit + 1,
+        ...(input.cursor ? { before: input.cursor } : {}),
+        ...(input.q ? { q: input.q } : {}),
+      });
       const data = rows.slice(0, input.limit).map(present);
       return { data, next_cursor: rows.length > input.limit ? (data[data.length - 1]?.id ?? null) : null };
     },
@@ -84,25 +73,10 @@ export function createAdminUsers(deps: { store: Store; clock: Clock; sign: Imper
     async get(actor: Actor, userId: string) {
       requirePlatformOwner(actor, 'read');
       const user = await find(userId);
-      const organizations = await db
-        .selectFrom('org_members')
-        .innerJoin('orgs', 'orgs.id', 'org_members.org_id')
-        .select(['orgs.id', 'orgs.handle', 'orgs.name', 'orgs.plan', 'org_members.role'])
-        .where('org_members.user_id', '=', userId)
-        .execute();
-      const workspaces = await db
-        .selectFrom('workspace_members')
-        .select((eb) => eb.fn.countAll<string | number>().as('n'))
-        .where('user_id', '=', userId)
-        .executeTakeFirstOrThrow();
-      const sessions = await db
-        .selectFrom('sessions')
-        .select(['id', 'device', 'ip', 'created_at', 'last_active_at', 'impersonated_by'])
-        .where('user_id', '=', userId)
-        .where('expires_at', '>', now())
-        .orderBy('last_active_at', 'desc')
-        .execute();
-      return { ...present(user), organizations, workspace_memberships: Number(workspaces.n), sessions };
+      const organizations = await usersAdmin.listOrgsOfUserForAdmin(db, userId);
+      const workspaces = await usersAdmin.countWorkspaceMembershipsOfUser(db, userId);
+      const sessions = await usersAdmin.listLiveSessionsOfUser(db, userId, now());
+      return { ...present(user), organizations, workspace_memberships: workspaces, sessions };
     },
 
     /** The user's GDPR export, as they would get it themselves; the export is audited. */
@@ -160,11 +134,7 @@ export function createAdminUsers(deps: { store: Store; clock: Clock; sign: Imper
       const tokens = await deps.sign.signIn(user.id, client);
       const sessionId = await deps.sign.sessionOf(tokens.access_token);
       await db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('sessions')
-          .set({ impersonated_by: actor.userId })
-          .where('id', '=', sessionId)
-          .execute();
+        await markSessionImpersonated(trx, sessionId, actor.userId);
         await recordAudit(trx, {
           actorId: actor.userId,
           action: 'user_impersonated',

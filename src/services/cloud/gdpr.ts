@@ -5,6 +5,7 @@ import { requireScope } from '../../domain/policy.js';
 import { AppError, invalid, notFound, unauthorized } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Store } from '../../store/database.js';
+import * as personal from '../../store/repositories/personal-data.js';
 import { countFailedSignIn, refuseWhileLocked } from '../identity/lockout.js';
 import type { PasswordHasher } from '../identity/passwords.js';
 import { deleteAccountData } from './account-deletion.js';
@@ -56,11 +57,7 @@ export function createGdpr(deps: { store: Store; clock: Clock; passwords: Passwo
 
   /** Proves the caller is the account's holder: its password, or a sign-in of the last five minutes. */
   async function confirmIdentity(actor: Actor, password: string | undefined): Promise<void> {
-    const user = await db
-      .selectFrom('users')
-      .select(['id', 'password_hash', 'locked_until'])
-      .where('id', '=', actor.userId)
-      .executeTakeFirst();
+    const user = await personal.findUserCredentialsForConfirmation(db, actor.userId);
     if (!user) throw unauthorized();
     const now = clock.now();
     if (user.password_hash) {
@@ -72,14 +69,8 @@ export function createGdpr(deps: { store: Store; clock: Clock; passwords: Passwo
       }
       return;
     }
-    const session = actor.sessionId
-      ? await db
-          .selectFrom('sessions')
-          .select('created_at')
-          .where('id', '=', actor.sessionId)
-          .executeTakeFirst()
-      : undefined;
-    if (!session || now.getTime() - Date.parse(session.created_at) > FRESH_SIGN_IN_MS) {
+    const signedInAt = actor.sessionId ? await personal.findSessionCreatedAt(db, actor.sessionId) : undefined;
+    if (!signedInAt || now.getTime() - Date.parse(signedInAt) > FRESH_SIGN_IN_MS) {
       throw new AppError('FORBIDDEN', 'Sign in again, then delete your account within five minutes', {
         details: { reason: 'fresh_sign_in_required' },
       });
@@ -110,12 +101,12 @@ export function createGdpr(deps: { store: Store; clock: Clock; passwords: Passwo
      */
     async exportOrg(actor: Actor, handle: string): Promise<Download> {
       requireScope(actor, 'read');
-      const org = await db.selectFrom('orgs').select(['id']).where('handle', '=', handle).executeTakeFirst();
-      if (!org) throw notFound('Organization');
+      const orgId = await personal.findOrgIdByHandle(db, handle);
+      if (!orgId) throw notFound('Organization');
       if (actor.via !== 'system') {
-        await requireOrgSuperAdmin(db, actor, org.id, "Only the organization's Super Admins can export it");
+        await requireOrgSuperAdmin(db, actor, orgId, "Only the organization's Super Admins can export it");
       }
-      return exportOrganization({ store, clock, dataDir: deps.dataDir }, org.id);
+      return exportOrganization({ store, clock, dataDir: deps.dataDir }, orgId);
     },
   };
 }

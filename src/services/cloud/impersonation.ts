@@ -2,6 +2,7 @@ import type { Actor } from '../../domain/actor.js';
 import { notFound } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Store } from '../../store/database.js';
+import * as audit from '../../store/repositories/platform-audit.js';
 import { recordAudit } from './admin-audit.js';
 
 /** Who opened the caller's session as them, if the platform owner did. */
@@ -16,24 +17,14 @@ export function createImpersonation(deps: { store: Store; clock: Clock }) {
 
   async function impersonator(actor: Actor) {
     if (!actor.sessionId) return null;
-    const row = await db
-      .selectFrom('sessions')
-      .innerJoin('users', 'users.id', 'sessions.impersonated_by')
-      .select(['users.id', 'users.name', 'users.email'])
-      .where('sessions.id', '=', actor.sessionId)
-      .where('sessions.user_id', '=', actor.userId)
-      .executeTakeFirst();
-    return row ?? null;
+    return (await audit.findImpersonatorOfSession(db, actor.sessionId, actor.userId)) ?? null;
   }
 
   return {
     /** Whether the caller's session was opened by the platform owner (the app shows a banner then). */
     async status(actor: Actor): Promise<ImpersonationStatus> {
-      const user = await db
-        .selectFrom('users')
-        .select(['id', 'name', 'email'])
-        .where('id', '=', actor.userId)
-        .executeTakeFirstOrThrow();
+      const user = await audit.findUserNameAndEmail(db, actor.userId);
+      if (!user) throw new Error(`The signed-in user ${actor.userId} has no row`);
       return { impersonated_by: await impersonator(actor), user };
     },
 
@@ -43,8 +34,7 @@ export function createImpersonation(deps: { store: Store; clock: Clock }) {
       if (!owner || !actor.sessionId) throw notFound('Impersonation');
       const sessionId = actor.sessionId;
       await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('refresh_tokens').where('session_id', '=', sessionId).execute();
-        await trx.deleteFrom('sessions').where('id', '=', sessionId).execute();
+        await audit.deleteSessionWithRefreshTokens(trx, sessionId);
         await recordAudit(trx, {
           actorId: owner.id,
           action: 'impersonation_ended',

@@ -3,6 +3,7 @@ import type { Clock } from '../../lib/clock.js';
 import { workspaceDir } from '../../content/workspace-meta.js';
 import { notFound } from '../../errors.js';
 import type { Store } from '../../store/database.js';
+import * as exportRows from '../../store/repositories/org-export.js';
 import { type ArchiveEntry, type Download, listTreeFiles, streamArchive } from './zip-archive.js';
 
 const parseSettings = (text: string): unknown => {
@@ -25,44 +26,15 @@ export async function exportOrganization(
   orgId: string,
 ): Promise<Download> {
   const db = deps.store.db;
-  const org = await db
-    .selectFrom('orgs')
-    .select(['id', 'handle', 'name', 'plan', 'created_at'])
-    .where('id', '=', orgId)
-    .executeTakeFirst();
+  const org = await exportRows.findOrgForExport(db, orgId);
   if (!org) throw notFound('Organization');
-  const orgMembers = await db
-    .selectFrom('org_members')
-    .innerJoin('users', 'users.id', 'org_members.user_id')
-    .select([
-      'users.id',
-      'users.name',
-      'users.email',
-      'users.handle',
-      'org_members.role',
-      'org_members.created_at',
-    ])
-    .where('org_members.org_id', '=', orgId)
-    .orderBy('org_members.created_at')
-    .execute();
-  const workspaces = await db
-    .selectFrom('workspaces')
-    .select(['id', 'name', 'slug', 'git_remote', 'git_branch', 'settings', 'created_at', 'updated_at'])
-    .where('org_id', '=', orgId)
-    .where('deleted_at', 'is', null)
-    .orderBy('slug')
-    .execute();
+  const orgMembers = await exportRows.listOrgMembersForExport(db, orgId);
+  const workspaces = await exportRows.listLiveWorkspacesForExport(db, orgId);
 
   const entries: ArchiveEntry[] = [];
   const workspaceMembers: Record<string, unknown[]> = {};
   for (const ws of workspaces) {
-    workspaceMembers[ws.slug] = await db
-      .selectFrom('workspace_members')
-      .innerJoin('users', 'users.id', 'workspace_members.user_id')
-      .select(['users.id', 'users.name', 'users.email', 'users.handle', 'workspace_members.role'])
-      .where('workspace_members.workspace_id', '=', ws.id)
-      .orderBy('users.id')
-      .execute();
+    workspaceMembers[ws.slug] = await exportRows.listWorkspaceMembersForExport(db, ws.id);
     const { settings, ...fields } = ws;
     entries.push({
       name: `workspaces/${ws.slug}/workspace.json`,

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { sql } from 'kysely';
 import { monotonicFactory } from 'ulid';
 import { z } from 'zod';
 import type { Edition } from '../../config.js';
@@ -8,6 +7,7 @@ import { CAN } from '../../domain/policy.js';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { Store } from '../../store/database.js';
+import * as analytics from '../../store/repositories/analytics.js';
 import type { WorkspaceRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
 import type { Clock } from '../../lib/clock.js';
@@ -56,7 +56,6 @@ export const searchesReportInput = analyticsRangeInput.extend({
 type Range = z.infer<typeof analyticsRangeInput>;
 
 const nextId = monotonicFactory();
-const num = (v: unknown): number => Number(v ?? 0) || 0;
 const dayOf = (date: Date): string => date.toISOString().slice(0, 10);
 
 /** Search terms are grouped case- and space-insensitively and kept short. */
@@ -95,28 +94,18 @@ export function createAnalytics(deps: {
     if (!fresh && cached && Date.now() - cached.at < PLAN_CACHE_MS) return cached.allowed;
     const allowed = deps.planAllows
       ? await deps.planAllows(orgId)
-      : (await db.selectFrom('orgs').select('plan').where('id', '=', orgId).executeTakeFirst())?.plan !==
-        'free';
+      : (await analytics.findOrgPlan(db, orgId)) !== 'free';
     plans.set(orgId, { allowed, at: Date.now() });
     return allowed;
   }
 
   async function saltFor(day: string): Promise<string> {
     if (salt?.day === day) return salt.value;
-    await db
-      .insertInto('analytics_salts')
-      .values({ day, salt: randomToken(32) })
-      .onConflict((oc) => oc.column('day').doNothing())
-      .execute();
-    const row = await db
-      .selectFrom('analytics_salts')
-      .select('salt')
-      .where('day', '=', day)
-      .executeTakeFirstOrThrow();
+    const value = await analytics.takeDaySalt(db, day, randomToken(32));
     // Rotation: once a day has passed its salt is gone, and its hashes cannot be recomputed.
-    await db.deleteFrom('analytics_salts').where('day', '<', day).execute();
-    salt = { day, value: row.salt };
-    return row.salt;
+    await analytics.deleteSaltsBefore(db, day);
+    salt = { day, value };
+    return value;
   }
 
   /** The day and visitor hash to record, or null when nothing may be recorded. */
@@ -145,31 +134,12 @@ export function createAnalytics(deps: {
     return { workspace, since };
   }
 
-  async function topPages(workspaceId: string, since: string, limit: number) {
-    const rows = await db
-      .selectFrom('page_views')
-      .select([
-        'path',
-        sql<number>`count(*)`.as('views'),
-        sql<number>`count(distinct visitor)`.as('visitors'),
-      ])
-      .where('workspace_id', '=', workspaceId)
-      .where('day', '>=', since)
-      .groupBy('path')
-      .orderBy(sql`count(*)`, 'desc')
-      .orderBy('path')
-      .limit(limit)
-      .execute();
-    return rows.map((r) => ({ path: r.path, views: num(r.views), visitors: num(r.visitors) }));
-  }
-
   /** Deletes rows past the retention period; returns how many went. */
   async function prune(): Promise<number> {
     const cutoff = dayOf(new Date(deps.clock.now().getTime() - ANALYTICS_RETENTION_DAYS * 86_400_000));
-    const views = await db.deleteFrom('page_views').where('day', '<', cutoff).executeTakeFirst();
-    const searches = await db.deleteFrom('site_searches').where('day', '<', cutoff).executeTakeFirst();
-    await db.deleteFrom('analytics_salts').where('day', '<', dayOf(deps.clock.now())).execute();
-    return num(views.numDeletedRows) + num(searches.numDeletedRows);
+    const deleted = await analytics.deleteAnalyticsBefore(db, cutoff);
+    await analytics.deleteSaltsBefore(db, dayOf(deps.clock.now()));
+    return deleted;
   }
 
   return {
@@ -181,17 +151,14 @@ export function createAnalytics(deps: {
       try {
         const v = await visitor(workspace, signals);
         if (!v) return;
-        await db
-          .insertInto('page_views')
-          .values({
-            id: nextId(),
-            workspace_id: workspace.id,
-            path,
-            visitor: v.hash,
-            day: v.day,
-            created_at: v.at,
-          })
-          .execute();
+        await analytics.insertPageView(db, {
+          id: nextId(),
+          workspace_id: workspace.id,
+          path,
+          visitor: v.hash,
+          day: v.day,
+          created_at: v.at,
+        });
       } catch (err) {
         deps.logger.warn({ err, workspace_id: workspace.id }, 'recording a page view failed');
       }
@@ -203,18 +170,15 @@ export function createAnalytics(deps: {
         const q = normalizeQuery(query);
         const v = q ? await visitor(workspace, signals) : null;
         if (!v) return;
-        await db
-          .insertInto('site_searches')
-          .values({
-            id: nextId(),
-            workspace_id: workspace.id,
-            query: q,
-            results,
-            visitor: v.hash,
-            day: v.day,
-            created_at: v.at,
-          })
-          .execute();
+        await analytics.insertSiteSearch(db, {
+          id: nextId(),
+          workspace_id: workspace.id,
+          query: q,
+          results,
+          visitor: v.hash,
+          day: v.day,
+          created_at: v.at,
+        });
       } catch (err) {
         deps.logger.warn({ err, workspace_id: workspace.id }, 'recording a site search failed');
       }
@@ -223,7 +187,11 @@ export function createAnalytics(deps: {
     /** Admins: most viewed pages over the last `days` days. */
     async pages(actor: Actor, workspaceId: string, range: Range) {
       const { workspace, since } = await reportScope(actor, workspaceId, range);
-      return { days: range.days, since, data: await topPages(workspace.id, since, range.limit) };
+      return {
+        days: range.days,
+        since,
+        data: await analytics.topViewedPaths(db, workspace.id, since, range.limit),
+      };
     },
 
     /**
@@ -232,63 +200,29 @@ export function createAnalytics(deps: {
      */
     async searches(actor: Actor, workspaceId: string, range: z.infer<typeof searchesReportInput>) {
       const { workspace, since } = await reportScope(actor, workspaceId, range);
-      const rows = await db
-        .selectFrom('site_searches')
-        .$if(range.no_results === true, (qb) => qb.where('results', '=', 0))
-        .select([
-          'query',
-          sql<number>`count(*)`.as('count'),
-          sql<number>`sum(case when results = 0 then 1 else 0 end)`.as('no_results'),
-        ])
-        .where('workspace_id', '=', workspace.id)
-        .where('day', '>=', since)
-        .groupBy('query')
-        .orderBy(sql`count(*)`, 'desc')
-        .orderBy('query')
-        .limit(range.limit)
-        .execute();
-      return {
-        days: range.days,
-        since,
-        data: rows.map((r) => ({ query: r.query, count: num(r.count), no_results: num(r.no_results) })),
-      };
+      const data = await analytics.topSearches(db, workspace.id, since, {
+        limit: range.limit,
+        onlyNoResults: range.no_results === true,
+      });
+      return { days: range.days, since, data };
     },
 
     /** Admins: totals and a per-day series over the last `days` days. */
     async overview(actor: Actor, workspaceId: string, range: Range) {
       const { workspace, since } = await reportScope(actor, workspaceId, range);
-      const views = db
-        .selectFrom('page_views')
-        .where('workspace_id', '=', workspace.id)
-        .where('day', '>=', since);
       const [totals, searches, daily, top] = await Promise.all([
-        views
-          .select([sql<number>`count(*)`.as('views'), sql<number>`count(distinct visitor)`.as('visitors')])
-          .executeTakeFirst(),
-        db
-          .selectFrom('site_searches')
-          .select(sql<number>`count(*)`.as('n'))
-          .where('workspace_id', '=', workspace.id)
-          .where('day', '>=', since)
-          .executeTakeFirst(),
-        views
-          .select([
-            'day',
-            sql<number>`count(*)`.as('views'),
-            sql<number>`count(distinct visitor)`.as('visitors'),
-          ])
-          .groupBy('day')
-          .orderBy('day')
-          .execute(),
-        topPages(workspace.id, since, 5),
+        analytics.viewTotals(db, workspace.id, since),
+        analytics.countSearches(db, workspace.id, since),
+        analytics.dailyViews(db, workspace.id, since),
+        analytics.topViewedPaths(db, workspace.id, since, 5),
       ]);
       return {
         days: range.days,
         since,
-        views: num(totals?.views),
-        visitors: num(totals?.visitors),
-        searches: num(searches?.n),
-        daily: daily.map((d) => ({ day: d.day, views: num(d.views), visitors: num(d.visitors) })),
+        views: totals.views,
+        visitors: totals.visitors,
+        searches,
+        daily,
         top_pages: top,
       };
     },

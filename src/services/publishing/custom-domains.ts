@@ -6,6 +6,7 @@ import { CAN } from '../../domain/policy.js';
 import { AppError, invalid, notFound } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { Store } from '../../store/database.js';
+import * as domains from '../../store/repositories/custom-domains.js';
 import type { AccessService } from '../access.js';
 import { actorIdOf, record } from '../activity.js';
 import type { Clock } from '../../lib/clock.js';
@@ -124,32 +125,22 @@ export function createCustomDomains(deps: {
 
   /** Checks a pending domain's TXT record and marks it verified when it matches. */
   async function verify(workspaceId: string): Promise<void> {
-    const row = await db
-      .selectFrom('custom_domains')
-      .selectAll()
-      .where('workspace_id', '=', workspaceId)
-      .executeTakeFirst();
+    const row = await domains.findDomainOfWorkspace(db, workspaceId);
     if (!row || row.status === 'verified') return;
     const ok = await lookupMatches(row.domain, row.token);
     const now = deps.clock.now().toISOString();
-    await db
-      .updateTable('custom_domains')
-      .set(ok ? { status: 'verified', verified_at: now, checked_at: now } : { checked_at: now })
-      .where('workspace_id', '=', workspaceId)
-      .where('domain', '=', row.domain)
-      .execute();
+    await domains.updateDomainCheck(
+      db,
+      workspaceId,
+      row.domain,
+      ok ? { status: 'verified', verified_at: now, checked_at: now } : { checked_at: now },
+    );
     if (ok) await refresh();
   }
 
   /** Reloads the verified domains of live workspaces. */
   async function refresh(): Promise<void> {
-    const rows = await db
-      .selectFrom('custom_domains')
-      .innerJoin('workspaces', 'workspaces.id', 'custom_domains.workspace_id')
-      .select(['custom_domains.domain', 'workspaces.slug'])
-      .where('custom_domains.status', '=', 'verified')
-      .where('workspaces.deleted_at', 'is', null)
-      .execute();
+    const rows = await domains.listVerifiedDomainsOfLiveWorkspaces(db);
     verified = new Map(rows.map((r) => [r.domain, r.slug]));
   }
 
@@ -162,11 +153,7 @@ export function createCustomDomains(deps: {
   }
 
   async function read(workspaceId: string) {
-    const row = await db
-      .selectFrom('custom_domains')
-      .selectAll()
-      .where('workspace_id', '=', workspaceId)
-      .executeTakeFirst();
+    const row = await domains.findDomainOfWorkspace(db, workspaceId);
     if (!row) throw notFound('Custom domain');
     return row;
   }
@@ -182,37 +169,25 @@ export function createCustomDomains(deps: {
     ): Promise<CustomDomainRecord> {
       const { workspace } = await deps.access.require(actor, workspaceId, CAN.administer);
       const domain = normalizeDomain(input.domain, ownHost);
-      const taken = await db
-        .selectFrom('custom_domains')
-        .select('workspace_id')
-        .where('domain', '=', domain)
-        .executeTakeFirst();
-      if (taken && taken.workspace_id !== workspace.id) {
+      const holder = await domains.findWorkspaceIdOfDomain(db, domain);
+      if (holder !== undefined && holder !== workspace.id) {
         throw new AppError('CONFLICT', `${domain} is already used by another workspace`, {
           details: { field: 'domain' },
         });
       }
-      const current = await db
-        .selectFrom('custom_domains')
-        .selectAll()
-        .where('workspace_id', '=', workspace.id)
-        .executeTakeFirst();
+      const current = await domains.findDomainOfWorkspace(db, workspace.id);
       const now = deps.clock.now().toISOString();
       if (current?.domain !== domain) {
         await db.transaction().execute(async (trx) => {
-          await trx.deleteFrom('custom_domains').where('workspace_id', '=', workspace.id).execute();
-          await trx
-            .insertInto('custom_domains')
-            .values({
-              workspace_id: workspace.id,
-              domain,
-              token: `folio-verify=${randomToken(18)}`,
-              status: 'pending',
-              verified_at: null,
-              checked_at: null,
-              created_at: now,
-            })
-            .execute();
+          await domains.replaceDomainOfWorkspace(trx, {
+            workspace_id: workspace.id,
+            domain,
+            token: `folio-verify=${randomToken(18)}`,
+            status: 'pending',
+            verified_at: null,
+            checked_at: null,
+            created_at: now,
+          });
           await record(trx, {
             workspaceId: workspace.id,
             action: 'custom_domain_set',
@@ -239,7 +214,7 @@ export function createCustomDomains(deps: {
       const { workspace } = await deps.access.require(actor, workspaceId, CAN.administerDelete);
       const row = await read(workspace.id);
       await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('custom_domains').where('workspace_id', '=', workspace.id).execute();
+        await domains.deleteDomainOfWorkspace(trx, workspace.id);
         await record(trx, {
           workspaceId: workspace.id,
           action: 'custom_domain_removed',
@@ -259,16 +234,14 @@ export function createCustomDomains(deps: {
       const row = await read(workspaceId);
       const ok = await lookupMatches(row.domain, row.token);
       const now = deps.clock.now().toISOString();
-      await db
-        .updateTable('custom_domains')
-        .set(
-          ok
-            ? { status: 'verified', verified_at: row.verified_at ?? now, checked_at: now }
-            : { status: 'pending', checked_at: now },
-        )
-        .where('workspace_id', '=', workspaceId)
-        .where('domain', '=', row.domain)
-        .execute();
+      await domains.updateDomainCheck(
+        db,
+        workspaceId,
+        row.domain,
+        ok
+          ? { status: 'verified', verified_at: row.verified_at ?? now, checked_at: now }
+          : { status: 'pending', checked_at: now },
+      );
       await refresh();
       return present(await read(workspaceId));
     },
@@ -277,15 +250,7 @@ export function createCustomDomains(deps: {
     async isAllowed(domain: string): Promise<boolean> {
       const host = hostOf(domain);
       if (!host) return false;
-      const row = await db
-        .selectFrom('custom_domains')
-        .innerJoin('workspaces', 'workspaces.id', 'custom_domains.workspace_id')
-        .select('custom_domains.domain')
-        .where('custom_domains.domain', '=', host)
-        .where('custom_domains.status', '=', 'verified')
-        .where('workspaces.deleted_at', 'is', null)
-        .executeTakeFirst();
-      return row !== undefined;
+      return domains.isVerifiedDomainOfLiveWorkspace(db, host);
     },
 
     siteForHost,
@@ -307,12 +272,8 @@ export function createCustomDomains(deps: {
     start() {
       const tick = async () => {
         try {
-          const pending = await db
-            .selectFrom('custom_domains')
-            .select('workspace_id')
-            .where('status', '=', 'pending')
-            .execute();
-          for (const p of pending) await verify(p.workspace_id);
+          const pending = await domains.listWorkspaceIdsWithPendingDomain(db);
+          for (const workspaceId of pending) await verify(workspaceId);
           await refresh();
         } catch (err) {
           deps.logger.warn({ err }, 'refreshing custom domains failed');

@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
-import type { Kysely, Selectable } from 'kysely';
 import { HEAD_BYTES, isPlainName, trimToCharBoundary } from '../../content/upload-files.js';
 import { UPLOADS_DIR } from '../../content/workspace-files.js';
 import { parsePageFile, readPageMeta } from '../../domain/frontmatter.js';
 import type { TreeEntry, WorkspaceRepo } from '../../git/repository.js';
-import type { Database, DocVersionsTable } from '../../store/schema.js';
+import type { Queryable } from '../../store/repositories/queryable.js';
+import { type DocVersionRow, listPagesOfVersion } from '../../store/repositories/versions.js';
 import type { SitePage } from './site/nav.js';
 import { describeUpload, MAX_UPLOAD_BYTES, type ServedUpload } from '../pages/uploads.js';
 import { isServableAssetPath } from './site/assets.js';
@@ -39,14 +39,10 @@ const READ_CONCURRENCY = 8;
  */
 export async function loadFrozenVersion(
   repo: WorkspaceRepo,
-  db: Kysely<Database>,
-  row: Selectable<DocVersionsTable>,
+  db: Queryable,
+  row: DocVersionRow,
 ): Promise<FrozenVersion> {
-  const entries = await db
-    .selectFrom('doc_version_pages')
-    .selectAll()
-    .where('version_id', '=', row.id)
-    .execute();
+  const entries = await listPagesOfVersion(db, row.id);
   const bodies = new Map<string, string>();
   const pages: SitePage[] = [];
   for (let i = 0; i < entries.length; i += READ_CONCURRENCY) {

@@ -1,4 +1,3 @@
-import type { Selectable } from 'kysely';
 import { monotonicFactory } from 'ulid';
 import { z } from 'zod';
 import { workspaceDir } from '../../content/workspace-meta.js';
@@ -12,7 +11,9 @@ import type { EventBus } from '../../events/bus.js';
 import type { Store } from '../../store/database.js';
 import * as pagesTable from '../../store/repositories/pages.js';
 import { readStoredSettings, writeStoredSettings } from '../../store/repositories/workspace-settings.js';
-import type { DocVersionsTable, WorkspaceRow } from '../../store/schema.js';
+import * as versionsTable from '../../store/repositories/versions.js';
+import type { DocVersionRow } from '../../store/repositories/versions.js';
+import type { WorkspaceRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
 import { actorIdOf, record } from '../activity.js';
 import type { Clock } from '../../lib/clock.js';
@@ -21,7 +22,7 @@ import type { Reconciler } from '../pages/reconcile.js';
 import { readSettings, type SettingsService } from '../workspaces/settings.js';
 import { loadFrozenVersion, type FrozenVersion } from './version-files.js';
 
-export type DocVersionRow = Selectable<DocVersionsTable>;
+export type { DocVersionRow };
 
 /** The site serves the live pages under `/v/latest/`, so no version may take that name. */
 export const LIVE_VERSION_SLUG = 'latest';
@@ -125,12 +126,7 @@ export function createVersions(deps: VersionsDeps) {
   });
 
   const findRow = (workspaceId: string, slug: string) =>
-    db
-      .selectFrom('doc_versions')
-      .selectAll()
-      .where('workspace_id', '=', workspaceId)
-      .where('slug', '=', slug)
-      .executeTakeFirst();
+    versionsTable.findVersionBySlug(db, workspaceId, slug);
 
   async function requireRow(workspaceId: string, slug: string): Promise<DocVersionRow> {
     const row = await findRow(workspaceId, slug);
@@ -140,11 +136,7 @@ export function createVersions(deps: VersionsDeps) {
 
   async function identity(actor: Actor): Promise<{ authorName: string; authorEmail: string } | undefined> {
     if (isSystem(actor)) return undefined;
-    const user = await db
-      .selectFrom('users')
-      .select(['name', 'email'])
-      .where('id', '=', actor.userId)
-      .executeTakeFirst();
+    const user = await versionsTable.findTaggerIdentity(db, actor.userId);
     return user ? { authorName: user.name, authorEmail: user.email } : undefined;
   }
 
@@ -204,19 +196,16 @@ export function createVersions(deps: VersionsDeps) {
         };
         try {
           await db.transaction().execute(async (trx) => {
-            await trx.insertInto('doc_versions').values(version).execute();
-            for (const p of pages) {
-              await trx
-                .insertInto('doc_version_pages')
-                .values({
-                  version_id: version.id,
-                  path: p.path,
-                  page_id: p.id,
-                  content_hash: p.content_hash,
-                  title: p.title,
-                })
-                .execute();
-            }
+            await versionsTable.insertVersionWithPages(
+              trx,
+              version,
+              pages.map((p) => ({
+                path: p.path,
+                page_id: p.id,
+                content_hash: p.content_hash,
+                title: p.title,
+              })),
+            );
             await record(trx, {
               workspaceId: workspace.id,
               action: 'version_created',
@@ -251,12 +240,10 @@ export function createVersions(deps: VersionsDeps) {
     /** Readers: newest first, paginated `{ data, next_cursor }`. */
     async list(actor: Actor, workspaceId: string, input: z.infer<typeof listVersionsInput>) {
       const { workspace } = await deps.access.require(actor, workspaceId, CAN.read);
-      let query = db.selectFrom('doc_versions').selectAll().where('workspace_id', '=', workspace.id);
-      if (input.cursor) query = query.where('id', '<', input.cursor);
-      const rows = await query
-        .orderBy('id', 'desc')
-        .limit(input.limit + 1)
-        .execute();
+      const rows = await versionsTable.listVersionsOfWorkspace(db, workspace.id, {
+        ...(input.cursor ? { before: input.cursor } : {}),
+        limit: input.limit + 1,
+      });
       const page = rows.slice(0, input.limit);
       const defaultSlug = defaultOf(workspace);
       return {
@@ -273,12 +260,12 @@ export function createVersions(deps: VersionsDeps) {
     ): Promise<VersionRecord & { pages: VersionPage[] }> {
       const { workspace } = await deps.access.require(actor, workspaceId, CAN.read);
       const row = await requireRow(workspace.id, slug);
-      const pages = await db
-        .selectFrom('doc_version_pages')
-        .select(['path', 'page_id', 'content_hash', 'title'])
-        .where('version_id', '=', row.id)
-        .orderBy('path')
-        .execute();
+      const pages = (await versionsTable.listPagesOfVersion(db, row.id)).map((p) => ({
+        path: p.path,
+        page_id: p.page_id,
+        content_hash: p.content_hash,
+        title: p.title,
+      }));
       return { ...present(row, defaultOf(workspace)), pages };
     },
 
@@ -296,8 +283,7 @@ export function createVersions(deps: VersionsDeps) {
       const row = await requireRow(workspace.id, slug);
       const now = deps.clock.now().toISOString();
       await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('doc_version_pages').where('version_id', '=', row.id).execute();
-        await trx.deleteFrom('doc_versions').where('id', '=', row.id).execute();
+        await versionsTable.deleteVersion(trx, row.id);
         const settings = (await readStoredSettings(trx, workspace.id)) ?? {};
         if (settings.default_version === row.slug) {
           // A dangling default would make the root fall back silently; clear it with the version.
@@ -326,13 +312,7 @@ export function createVersions(deps: VersionsDeps) {
     },
 
     /** The version rows of a workspace, newest first (for the site's version menu). */
-    listRows: (workspaceId: string) =>
-      db
-        .selectFrom('doc_versions')
-        .selectAll()
-        .where('workspace_id', '=', workspaceId)
-        .orderBy('id', 'desc')
-        .execute(),
+    listRows: (workspaceId: string) => versionsTable.listVersionsOfWorkspace(db, workspaceId),
 
     /** Reads a version's frozen files back from its tag, for the published site and nothing else. */
     load: (workspace: WorkspaceRow, row: DocVersionRow): Promise<FrozenVersion> =>

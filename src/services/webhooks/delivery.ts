@@ -3,6 +3,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../logger.js';
 import type { Metrics } from '../../metrics/metrics.js';
 import type { Store } from '../../store/database.js';
+import * as webhooks from '../../store/repositories/webhooks.js';
 import type { WebhookDeliveryRow, WebhookRow } from '../../store/schema.js';
 import { DELIVERY_LOG_SIZE } from './webhooks.js';
 import { sendDelivery } from './send.js';
@@ -58,44 +59,12 @@ export function createWebhookDelivery(deps: DeliveryDeps) {
 
   async function claim(row: WebhookDeliveryRow): Promise<boolean> {
     const at = now();
-    const result = await db
-      .updateTable('webhook_deliveries')
-      .set({ claimed_at: at.toISOString() })
-      .where('id', '=', row.id)
-      .where('status', '=', 'pending')
-      .where((eb) =>
-        eb.or([
-          eb('claimed_at', 'is', null),
-          eb('claimed_at', '<', new Date(at.getTime() - CLAIM_STALE_MS).toISOString()),
-        ]),
-      )
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
-  }
-
-  /** Keeps the newest deliveries of a webhook's log; pending ones are never dropped. */
-  async function trimLog(webhookId: string): Promise<void> {
-    const keep = db
-      .selectFrom('webhook_deliveries')
-      .select('id')
-      .where('webhook_id', '=', webhookId)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(DELIVERY_LOG_SIZE);
-    await db
-      .deleteFrom('webhook_deliveries')
-      .where('webhook_id', '=', webhookId)
-      .where('status', '!=', 'pending')
-      .where('id', 'not in', keep)
-      .execute();
+    const staleBefore = new Date(at.getTime() - CLAIM_STALE_MS).toISOString();
+    return webhooks.claimDelivery(db, row.id, at.toISOString(), staleBefore);
   }
 
   async function deliverOne(row: WebhookDeliveryRow): Promise<void> {
-    const webhook = await db
-      .selectFrom('webhooks')
-      .selectAll()
-      .where('id', '=', row.webhook_id)
-      .executeTakeFirst();
+    const webhook = await webhooks.findWebhookById(db, row.webhook_id);
     if (!webhook) return;
     const attempt = row.attempt + 1;
     let outcome: { ok: boolean; status: number | null; durationMs: number; error: string | null };
@@ -117,74 +86,54 @@ export function createWebhookDelivery(deps: DeliveryDeps) {
     const at = now();
     if (outcome.ok) {
       deps.metrics?.webhookDeliveries.inc({ result: 'delivered' });
-      await db
-        .updateTable('webhook_deliveries')
-        .set({
-          status: 'delivered',
-          attempt,
-          claimed_at: null,
-          response_status: outcome.status,
-          duration_ms: outcome.durationMs,
-          error: null,
-          delivered_at: at.toISOString(),
-        })
-        .where('id', '=', row.id)
-        .execute();
-      if (webhook.failing_since) {
-        await db.updateTable('webhooks').set({ failing_since: null }).where('id', '=', webhook.id).execute();
-      }
+      await webhooks.updateDelivery(db, row.id, {
+        status: 'delivered',
+        attempt,
+        claimed_at: null,
+        response_status: outcome.status,
+        duration_ms: outcome.durationMs,
+        error: null,
+        delivered_at: at.toISOString(),
+      });
+      if (webhook.failing_since) await webhooks.updateWebhook(db, webhook.id, { failing_since: null });
     } else {
       const givingUp = webhook.active === 0 || at.getTime() - Date.parse(row.created_at) >= retryForMs;
       deps.metrics?.webhookDeliveries.inc({ result: givingUp ? 'failed' : 'retrying' });
       const wait = Math.min(HOUR, retryBaseMs * 2 ** (attempt - 1));
-      await db
-        .updateTable('webhook_deliveries')
-        .set({
-          status: givingUp ? 'failed' : 'pending',
-          attempt,
-          claimed_at: null,
-          response_status: outcome.status,
-          duration_ms: outcome.durationMs,
-          error: outcome.error,
-          next_attempt_at: new Date(at.getTime() + wait).toISOString(),
-        })
-        .where('id', '=', row.id)
-        .execute();
+      await webhooks.updateDelivery(db, row.id, {
+        status: givingUp ? 'failed' : 'pending',
+        attempt,
+        claimed_at: null,
+        response_status: outcome.status,
+        duration_ms: outcome.durationMs,
+        error: outcome.error,
+        next_attempt_at: new Date(at.getTime() + wait).toISOString(),
+      });
       if (webhook.active === 1) await noteFailure(webhook, outcome.error ?? 'failed', at);
     }
-    await trimLog(webhook.id);
+    // The log keeps the newest deliveries; pending ones are never dropped.
+    await webhooks.trimDeliveryLog(db, webhook.id, DELIVERY_LOG_SIZE);
   }
 
   async function noteFailure(webhook: WebhookRow, error: string, at: Date): Promise<void> {
     const since = webhook.failing_since ?? at.toISOString();
     const turnOff = at.getTime() - Date.parse(since) >= deactivateAfterMs;
-    await db
-      .updateTable('webhooks')
-      .set({
-        failing_since: since,
-        ...(turnOff
-          ? {
-              active: 0,
-              deactivated_reason: `Turned off after failing since ${since}: ${error}`.slice(0, 500),
-            }
-          : {}),
-      })
-      .where('id', '=', webhook.id)
-      .execute();
+    await webhooks.updateWebhook(db, webhook.id, {
+      failing_since: since,
+      ...(turnOff
+        ? {
+            active: 0,
+            deactivated_reason: `Turned off after failing since ${since}: ${error}`.slice(0, 500),
+          }
+        : {}),
+    });
     if (turnOff)
       deps.logger.warn({ webhook_id: webhook.id, since }, 'webhook turned off after failing for days');
   }
 
   async function drainOnce(): Promise<void> {
     for (;;) {
-      const due = await db
-        .selectFrom('webhook_deliveries')
-        .selectAll()
-        .where('status', '=', 'pending')
-        .where('next_attempt_at', '<=', now().toISOString())
-        .orderBy('next_attempt_at')
-        .limit(20)
-        .execute();
+      const due = await webhooks.listDueDeliveries(db, now().toISOString(), 20);
       let sent = 0;
       for (const row of due) {
         if (stopped) return;
@@ -230,19 +179,14 @@ export function createWebhookDelivery(deps: DeliveryDeps) {
         created_at: at,
         delivered_at: null,
       };
-      await db.insertInto('webhook_deliveries').values(row).execute();
+      await webhooks.insertDelivery(db, row);
       if (!stopped) void drain();
       return row;
     },
 
     /** The active webhooks of a workspace that want `event`. */
     async subscribers(workspaceId: string, event: string): Promise<WebhookRow[]> {
-      const rows = await db
-        .selectFrom('webhooks')
-        .selectAll()
-        .where('workspace_id', '=', workspaceId)
-        .where('active', '=', 1)
-        .execute();
+      const rows = await webhooks.listActiveWebhooksOfWorkspace(db, workspaceId);
       return rows.filter((r) => (JSON.parse(r.events) as string[]).includes(event));
     },
 

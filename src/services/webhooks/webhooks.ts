@@ -7,6 +7,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { randomToken } from '../../lib/secrets.js';
 import type { Store } from '../../store/database.js';
+import * as webhooks from '../../store/repositories/webhooks.js';
 import type { WebhookDeliveryRow, WebhookRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
 import { actorIdOf, record } from '../activity.js';
@@ -101,12 +102,7 @@ export function createWebhooks(deps: WebhooksDeps) {
   const { secrets } = deps;
 
   async function requireRow(workspaceId: string, webhookId: string): Promise<WebhookRow> {
-    const row = await db
-      .selectFrom('webhooks')
-      .selectAll()
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', webhookId)
-      .executeTakeFirst();
+    const row = await webhooks.findWebhookOfWorkspace(db, workspaceId, webhookId);
     if (!row) throw notFound('Webhook');
     return row;
   }
@@ -114,13 +110,7 @@ export function createWebhooks(deps: WebhooksDeps) {
   return {
     async list(actor: Actor, workspaceId: string) {
       const { workspace } = await deps.access.require(actor, workspaceId, CAN.readAdmin);
-      const rows = await db
-        .selectFrom('webhooks')
-        .selectAll()
-        .where('workspace_id', '=', workspace.id)
-        .orderBy('created_at')
-        .orderBy('id')
-        .execute();
+      const rows = await webhooks.listWebhooksOfWorkspace(db, workspace.id);
       return { data: rows.map(present), next_cursor: null };
     },
 
@@ -150,7 +140,7 @@ export function createWebhooks(deps: WebhooksDeps) {
         updated_at: now,
       };
       await db.transaction().execute(async (trx) => {
-        await trx.insertInto('webhooks').values(row).execute();
+        await webhooks.insertWebhook(trx, row);
         await record(trx, {
           workspaceId: workspace.id,
           action: 'webhook_created',
@@ -182,7 +172,7 @@ export function createWebhooks(deps: WebhooksDeps) {
         ...(reactivated ? { deactivated_reason: null, failing_since: null } : {}),
         updated_at: deps.clock.now().toISOString(),
       };
-      await db.updateTable('webhooks').set(changes).where('id', '=', row.id).execute();
+      await webhooks.updateWebhook(db, row.id, changes);
       return present({ ...row, ...changes } as WebhookRow);
     },
 
@@ -190,7 +180,7 @@ export function createWebhooks(deps: WebhooksDeps) {
       const { workspace } = await deps.access.require(actor, workspaceId, CAN.administerDelete);
       const row = await requireRow(workspace.id, webhookId);
       await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('webhooks').where('id', '=', row.id).execute();
+        await webhooks.deleteWebhook(trx, row.id);
         await record(trx, {
           workspaceId: workspace.id,
           action: 'webhook_deleted',
@@ -205,14 +195,7 @@ export function createWebhooks(deps: WebhooksDeps) {
     async deliveries(actor: Actor, workspaceId: string, webhookId: string) {
       const { workspace } = await deps.access.require(actor, workspaceId, CAN.readAdmin);
       const row = await requireRow(workspace.id, webhookId);
-      const rows = await db
-        .selectFrom('webhook_deliveries')
-        .selectAll()
-        .where('webhook_id', '=', row.id)
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(DELIVERY_LOG_SIZE)
-        .execute();
+      const rows = await webhooks.listRecentDeliveries(db, row.id, DELIVERY_LOG_SIZE);
       return { data: rows.map(presentDelivery), next_cursor: null };
     },
 
@@ -220,12 +203,7 @@ export function createWebhooks(deps: WebhooksDeps) {
     async redeliver(actor: Actor, workspaceId: string, webhookId: string, deliveryId: string) {
       const { workspace } = await deps.access.require(actor, workspaceId, CAN.administer);
       const row = await requireRow(workspace.id, webhookId);
-      const original = await db
-        .selectFrom('webhook_deliveries')
-        .selectAll()
-        .where('webhook_id', '=', row.id)
-        .where('id', '=', deliveryId)
-        .executeTakeFirst();
+      const original = await webhooks.findDeliveryOfWebhook(db, row.id, deliveryId);
       if (!original) throw notFound('Delivery');
       const { data } = JSON.parse(original.body) as { data: Record<string, unknown> };
       return presentDelivery(await deps.enqueue(row, original.event, data));

@@ -8,6 +8,7 @@ import { workspaceDir } from '../../../content/workspace-meta.js';
 import { runGit } from '../../../git/git.js';
 import { FOLIO_IDENTITY } from '../../../git/repository.js';
 import type { Store } from '../../../store/database.js';
+import { listPublishedPathsWithEditorName } from '../../../store/repositories/site-authors.js';
 import type { SiteState } from './context.js';
 
 /** Commits of the log read for authors: pages untouched for longer show no name. */
@@ -49,13 +50,7 @@ export function createPageAuthors(deps: { store: Store; dataDir: string }) {
   const byState = new WeakMap<SiteState, Promise<Map<string, string>>>();
 
   async function load(state: SiteState): Promise<Map<string, string>> {
-    const rows = await deps.store.db
-      .selectFrom('pages')
-      .leftJoin('users', 'users.id', 'pages.updated_by')
-      .select(['pages.path', 'users.name'])
-      .where('pages.workspace_id', '=', state.workspace.id)
-      .where('pages.status', '=', 'published')
-      .execute();
+    const rows = await listPublishedPathsWithEditorName(deps.store.db, state.workspace.id);
     const authors = new Map<string, string>();
     for (const row of rows) if (row.name) authors.set(row.path, row.name);
     if (rows.some((row) => !row.name)) {

@@ -9,7 +9,6 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { sql } from 'kysely';
 import { openUpload } from '../../../content/upload-files.js';
 import { workspaceDir } from '../../../content/workspace-meta.js';
 import { UPLOADS_DIR, WorkspaceFiles } from '../../../content/workspace-files.js';
@@ -17,6 +16,7 @@ import type { Actor } from '../../../domain/actor.js';
 import type { EventBus } from '../../../events/bus.js';
 import type { Store } from '../../../store/database.js';
 import * as pagesTable from '../../../store/repositories/pages.js';
+import { versionsFingerprint } from '../../../store/repositories/versions.js';
 import * as workspacesTable from '../../../store/repositories/workspaces.js';
 import type { WorkspaceRow } from '../../../store/schema.js';
 import type { AccessService } from '../../access.js';
@@ -141,13 +141,9 @@ export function createSiteContext(deps: SiteContextDeps) {
   async function contentFingerprint(workspaceId: string): Promise<string> {
     const [pages, versions] = await Promise.all([
       pagesTable.changeFingerprint(db, workspaceId),
-      db
-        .selectFrom('doc_versions')
-        .select(sql<string>`count(*) || '/' || coalesce(max(id), '')`.as('f'))
-        .where('workspace_id', '=', workspaceId)
-        .executeTakeFirst(),
+      versionsFingerprint(db, workspaceId),
     ]);
-    return `${pages}|${versions?.f ?? ''}`;
+    return `${pages}|${versions}`;
   }
 
   async function build(
