@@ -10,6 +10,8 @@ import type { PageContext } from './context.js';
 import { indexMove, planLinkRewrites, touched } from './move-index.js';
 import { type PageObject, presentPage, replaceBody } from './page-object.js';
 
+/** A page whose links to the moved one were rewritten, and its title (for its commit). */
+type Rewritten = { path: string; title: string };
 /**
  * Moves (renames) a page keeping its page_id. Under the workspace lock, a journal record
  * (`DATA_DIR/meta/<id>/moves/<ulid>.json`) is written first; then the page is written at its new path
@@ -40,7 +42,7 @@ export async function movePage(
 
   const moving = ctx.deps.lock.run(loc.workspace.id, async () => {
     const { file, row } = await ctx.requireVisible(loc, await ctx.currentLocked(loc));
-    if (to === from) return { moved: row, body: file.body, rewritten: [] as string[] };
+    if (to === from) return { moved: row, body: file.body, rewritten: [] as Rewritten[] };
     if (await loc.files.exists(to)) {
       throw new AppError('CONFLICT', `A page already exists at ${to}`, { details: { path: to } });
     }
@@ -98,7 +100,8 @@ export async function movePage(
     await journal.finish(entry).catch((error: unknown) => {
       logger.warn({ err: error, workspace_id: loc.workspace.id }, 'removing a page-move record failed');
     });
-    return { moved: moved.row, body: relinked.body, rewritten: pending.map((p) => p.path) };
+    const rewritten = pending.map((p): Rewritten => ({ path: p.path, title: p.row?.title ?? p.path }));
+    return { moved: moved.row, body: relinked.body, rewritten };
   });
   const result = await moving.catch(async (error: unknown) => {
     if (!interrupted) throw error;
@@ -120,8 +123,8 @@ export async function movePage(
       new_path: to,
       actor: actorId,
     });
-    for (const path of result.rewritten) {
-      events.emit('page-updated', { workspace_id: loc.workspace.id, path, actor: actorId });
+    for (const { path, title } of result.rewritten) {
+      events.emit('page-updated', { workspace_id: loc.workspace.id, path, actor: actorId, title });
     }
   }
   return presentPage(result.moved, result.body);
