@@ -137,7 +137,8 @@ export function createLiveTarget(ctx: PageContext, saves: SaveBatcher): LiveTarg
     writeWithId: write,
 
     /** Moves a page keeping its page_id; see moves.ts. */
-    move: (actor, workspace, from, to) => movePage(ctx, actor, workspace, from, to),
+    move: async (actor, workspace, from, to) =>
+      movePage(ctx, actor, workspace, from, to, await authorOf(actor)),
 
     /** Removes the file and its index row; the activity feed keeps its history. */
     async remove(actor, workspace, path) {

@@ -4,6 +4,7 @@ import { normalizePagePath } from '../../domain/paths.js';
 import { CAN } from '../../domain/policy.js';
 import { relinkMovedPage } from '../../domain/wikilinks.js';
 import { AppError } from '../../errors.js';
+import type { CommitAuthor } from '../../store/repositories/commit-authors.js';
 import * as pagesTable from '../../store/repositories/pages.js';
 import { actorIdOf } from '../activity.js';
 import type { PageContext } from './context.js';
@@ -31,6 +32,8 @@ export async function movePage(
   workspace: string,
   rawFrom: string,
   rawTo: string,
+  /** How the move's commit names the mover, carried by its events; looked up later when absent. */
+  author?: CommitAuthor,
 ): Promise<PageObject> {
   const loc = await ctx.locate(actor, workspace, rawFrom, CAN.edit);
   const to = normalizePagePath(rawTo);
@@ -122,9 +125,13 @@ export async function movePage(
       old_path: from,
       new_path: to,
       actor: actorId,
+      ...(author ? { author } : {}),
     });
     for (const { path, title } of result.rewritten) {
-      events.emit('page-updated', { workspace_id: loc.workspace.id, path, actor: actorId, title });
+      events.emit('page-updated', {
+        ...{ workspace_id: loc.workspace.id, path, actor: actorId, title },
+        ...(author ? { author } : {}),
+      });
     }
   }
   return presentPage(result.moved, result.body);
