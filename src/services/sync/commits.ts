@@ -76,7 +76,8 @@ function uniqueOps(ops: Op[]): Op[] {
  * listens to page and upload events; nothing calls it from the pages service).
  * Changes are batched per workspace and author for a short quiet time, then
  * committed under the workspace's repository lock with the user as author, Folio as
- * committer, and a message such as `docs: update Getting started`.
+ * committer, and a message such as `docs: update Getting started`. The author's name and
+ * email and the pages' titles come with the events, as the writer had them.
  */
 export function createGitCommits(deps: GitCommitsDeps) {
   const db = deps.store.db;
