@@ -5,10 +5,10 @@
  * Payloads are plain JSON: the Redis bus carries them to every instance.
  */
 export interface EventPayloads {
-  'page-created': { workspace_id: string; path: string; actor: string | null };
-  'page-updated': { workspace_id: string; path: string; actor: string | null };
-  'page-deleted': { workspace_id: string; path: string; actor: string | null };
-  'page-moved': { workspace_id: string; old_path: string; new_path: string; actor: string | null };
+  'page-created': PageChange & { title?: string };
+  'page-updated': PageChange & { title?: string };
+  'page-deleted': PageChange;
+  'page-moved': { workspace_id: string; old_path: string; new_path: string } & PageChangeBy;
   'presence-join': { workspace_id: string; user_id: string };
   'presence-leave': { workspace_id: string; user_id: string };
   'sync-status': { workspace_id: string; status: string };
@@ -67,6 +67,25 @@ export interface EventPayloads {
   /** Additive (sent over WebSocket): change request `number` was closed without merging. */
   'change-request-closed': { workspace_id: string; number: number; actor: string | null };
 }
+
+/**
+ * Who made a page change. `actor` goes out over WebSocket; `author` (internal, never sent over
+ * WebSocket) is how the change's git commit names them, so the commit needs no lookup.
+ * A writer that does not know it leaves it out.
+ */
+export interface PageChangeBy {
+  actor: string | null;
+  author?: { name: string; email: string };
+}
+
+/**
+ * A page written or deleted at `path`. `title` (internal, on creates and updates) is the
+ * page's title after the write, for its commit message.
+ */
+export type PageChange = { workspace_id: string; path: string } & PageChangeBy;
+
+/** The payload fields of page events that are Folio's own, left out of what WebSocket sends. */
+export const INTERNAL_PAGE_FIELDS = ['author', 'title'] as const;
 
 export type EventType = keyof EventPayloads;
 

@@ -173,6 +173,8 @@ export async function createServices(deps: ServiceDeps) {
     frontmatterMode,
     // Only a plan that limits pages is asked; the Community's has none to ask.
     ...(billing ? { planLimits } : {}),
+    // `?change_request=<n>`: the same page operations on that request's branch (built below).
+    changeRequestTargets: (n) => changeRequests.pageTargets(n),
   });
   // Co-editing rooms note who else typed a page they saved; its commit names them.
   const coAuthors = createCoAuthorNotes();

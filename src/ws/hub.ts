@@ -5,7 +5,7 @@ import { normalizePagePath } from '../domain/paths.js';
 import { CAN } from '../domain/policy.js';
 import { AppError } from '../errors.js';
 import type { EventBus, Unsubscribe } from '../events/bus.js';
-import type { EventType, FolioEvent } from '../events/types.js';
+import { type EventType, type FolioEvent, INTERNAL_PAGE_FIELDS } from '../events/types.js';
 import type { Logger } from '../logger.js';
 import type { AccessService } from '../services/access.js';
 import type { Clock } from '../lib/clock.js';
@@ -331,7 +331,10 @@ export class Hub {
     if (typeof workspaceId !== 'string') return;
     const subscribers = this.byWorkspace.get(workspaceId);
     if (!subscribers?.size) return;
-    const data = JSON.stringify({ type: event.type, ...event.payload, at: event.at });
+    // A page event's commit author (an email) and title are Folio's own: subscribers get the documented fields.
+    const payload: Record<string, unknown> = { ...event.payload };
+    for (const field of INTERNAL_PAGE_FIELDS) delete payload[field];
+    const data = JSON.stringify({ type: event.type, ...payload, at: event.at });
     for (const client of [...subscribers]) this.send(client, data);
   }
 

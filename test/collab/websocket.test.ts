@@ -86,11 +86,21 @@ describeEachDatabase('WebSocket stream ($name)', (target) => {
     expect((await page('DELETE', 'ws/two')).status).toBe(204);
 
     const created = await client.waitFor((m) => m.type === 'page-created' && m.path === 'ws/one.md');
-    expect(created).toMatchObject({ workspace_id: ws.id, actor: owner.id });
-    expect(Date.parse(created.at)).not.toBeNaN();
-    expect(await client.waitFor((m) => m.type === 'page-updated' && m.path === 'ws/one.md')).toMatchObject({
+    // Exactly the documented fields: the writer's commit identity (an email) and the title stay on the server.
+    expect(created).toEqual({
+      type: 'page-created',
       workspace_id: ws.id,
+      path: 'ws/one.md',
       actor: owner.id,
+      at: expect.any(String),
+    });
+    expect(Date.parse(created.at)).not.toBeNaN();
+    expect(await client.waitFor((m) => m.type === 'page-updated' && m.path === 'ws/one.md')).toEqual({
+      type: 'page-updated',
+      workspace_id: ws.id,
+      path: 'ws/one.md',
+      actor: owner.id,
+      at: expect.any(String),
     });
     expect(await client.waitFor((m) => m.type === 'page-moved')).toMatchObject({
       workspace_id: ws.id,

@@ -291,7 +291,7 @@ describeEachDatabase('pages over HTTP ($name)', (target) => {
     expect(ok.status, ok.text).toBe(201);
   });
 
-  it('emits page events with the documented payloads after each change', async () => {
+  it('emits page events with the documented payloads (and the commit author and title) after each change', async () => {
     const seen: FolioEvent[] = [];
     const off = server.folio.events.onAny((e) => {
       if ((e.payload as { workspace_id?: string }).workspace_id === ws.id) seen.push(e);
@@ -307,14 +307,22 @@ describeEachDatabase('pages over HTTP ($name)', (target) => {
       off();
     }
     const actor = owner.id;
+    // The writer's commit identity and the page's title ride along for the git commit (WebSocket leaves them out).
+    const author = { name: expect.any(String), email: owner.email };
     expect(seen.map((e) => ({ type: e.type, payload: e.payload }))).toEqual([
-      { type: 'page-created', payload: { workspace_id: ws.id, path: 'evented.md', actor } },
-      { type: 'page-updated', payload: { workspace_id: ws.id, path: 'evented.md', actor } },
+      {
+        type: 'page-created',
+        payload: { workspace_id: ws.id, path: 'evented.md', actor, title: 'Evented', author },
+      },
+      {
+        type: 'page-updated',
+        payload: { workspace_id: ws.id, path: 'evented.md', actor, title: 'Evented', author },
+      },
       {
         type: 'page-moved',
-        payload: { workspace_id: ws.id, old_path: 'evented.md', new_path: 'evented-moved.md', actor },
+        payload: { workspace_id: ws.id, old_path: 'evented.md', new_path: 'evented-moved.md', actor, author },
       },
-      { type: 'page-deleted', payload: { workspace_id: ws.id, path: 'evented-moved.md', actor } },
+      { type: 'page-deleted', payload: { workspace_id: ws.id, path: 'evented-moved.md', actor, author } },
     ]);
   });
 

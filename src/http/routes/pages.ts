@@ -16,6 +16,9 @@ import { pageObject, pageTree } from '../response-schemas.js';
 import { contentParams, pageParams } from '../route-params.js';
 
 const READ = { rateLimit: 'contentRead' } as const;
+
+/** `?change_request=<n>` as the pages service's choice of tree: that request's branch, else the live tree. */
+const where = (query: { change_request?: number | undefined }) => ({ changeRequest: query.change_request });
 const WRITE = { rateLimit: 'contentWrite' } as const;
 
 /**
@@ -25,8 +28,6 @@ const WRITE = { rateLimit: 'contentWrite' } as const;
  */
 export function contentRoutes(services: Services) {
   const { pages } = services;
-  // `?change_request=<n>`: the same operation on that change request's branch instead.
-  const inRequest = services.changeRequests.pages;
   return (scope: FastifyInstance) => {
     const app = scope.withTypeProvider<ZodTypeProvider>();
     const base = '/api/v1/content/:workspace';
@@ -74,10 +75,8 @@ export function contentRoutes(services: Services) {
       },
       async (request) => {
         const { path, new_path } = request.body;
-        const n = request.query.change_request;
-        if (n !== undefined)
-          return inRequest.move(requireActor(request), request.params.workspace, n, path, new_path);
-        return pages.move(requireActor(request), request.params.workspace, path, new_path);
+        const { workspace } = request.params;
+        return pages.move(requireActor(request), workspace, path, new_path, where(request.query));
       },
     );
 
@@ -90,9 +89,7 @@ export function contentRoutes(services: Services) {
       },
       async (request) => {
         const { workspace, '*': path } = request.params;
-        const n = request.query.change_request;
-        if (n !== undefined) return inRequest.read(requireActor(request), workspace, n, path);
-        return pages.read(requireActor(request), workspace, path);
+        return pages.read(requireActor(request), workspace, path, where(request.query));
       },
     );
 
@@ -109,21 +106,15 @@ export function contentRoutes(services: Services) {
       },
       async (request, reply) => {
         const { workspace, '*': path } = request.params;
-        const n = request.query.change_request;
         const actor = requireActor(request);
-        const page =
-          n !== undefined
-            ? await inRequest.create(actor, workspace, n, path, request.body)
-            : await pages.create(actor, workspace, path, request.body);
+        const page = await pages.create(actor, workspace, path, request.body, where(request.query));
         return reply.code(201).send(page);
       },
     );
 
     // Layout B's `{ move_to }` needs no header: the current update has no such field.
-    const layoutBMove = layoutBMoveHook((actor, workspace, path, newPath, n) =>
-      n !== undefined
-        ? inRequest.move(actor, workspace, n, path, newPath)
-        : pages.move(actor, workspace, path, newPath),
+    const layoutBMove = layoutBMoveHook((actor, workspace, path, newPath, changeRequest) =>
+      pages.move(actor, workspace, path, newPath, { changeRequest }),
     );
     // 200 for an update; 201 when the PUT created the page.
     app.put(
@@ -140,12 +131,14 @@ export function contentRoutes(services: Services) {
       },
       async (request, reply) => {
         const { workspace, '*': path } = request.params;
-        const n = request.query.change_request;
         const actor = requireActor(request);
-        const { page, created } =
-          n !== undefined
-            ? await inRequest.update(actor, workspace, n, path, request.body)
-            : await pages.update(actor, workspace, path, request.body);
+        const { page, created } = await pages.update(
+          actor,
+          workspace,
+          path,
+          request.body,
+          where(request.query),
+        );
         return reply.code(created ? 201 : 200).send(page);
       },
     );
@@ -163,10 +156,8 @@ export function contentRoutes(services: Services) {
       },
       async (request) => {
         const { workspace, '*': path } = request.params;
-        const n = request.query.change_request;
-        if (n !== undefined)
-          return inRequest.move(requireActor(request), workspace, n, path, request.body.new_path);
-        return pages.move(requireActor(request), workspace, path, request.body.new_path);
+        const { new_path } = request.body;
+        return pages.move(requireActor(request), workspace, path, new_path, where(request.query));
       },
     );
 
@@ -175,9 +166,7 @@ export function contentRoutes(services: Services) {
       { config: WRITE, schema: { params: pageParams, querystring: changeRequestQuery } },
       async (request, reply) => {
         const { workspace, '*': path } = request.params;
-        const n = request.query.change_request;
-        if (n !== undefined) await inRequest.remove(requireActor(request), workspace, n, path);
-        else await pages.remove(requireActor(request), workspace, path);
+        await pages.remove(requireActor(request), workspace, path, where(request.query));
         return reply.code(204).send();
       },
     );

@@ -1,19 +1,18 @@
 import { ulid } from 'ulid';
 import { type PageFile, WorkspaceFiles } from '../../content/workspace-files.js';
 import type { Actor } from '../../domain/actor.js';
-import { canonicalFrontmatter, contentHash, readPageMeta } from '../../domain/frontmatter.js';
+import { parsePageFile, readPageMeta } from '../../domain/frontmatter.js';
+import { planPageWrite } from '../../domain/page-write.js';
 import { normalizePagePath } from '../../domain/paths.js';
 import { relinkMovedPage } from '../../domain/wikilinks.js';
 import { atLeast, CAN, type Requirement } from '../../domain/policy.js';
 import { AppError, conflict, invalid, notFound } from '../../errors.js';
 import * as pagesTable from '../../store/repositories/pages.js';
 import * as requestsTable from '../../store/repositories/change-requests.js';
-import type { PageRow } from '../../store/schema.js';
 import { actorIdOf } from '../activity.js';
-import { frontmatterModeOf, presentPage, replaceBody, rowFor, titleFromPath } from '../pages/page-object.js';
-import type { CreatePageInput, UpdatePageInput } from '../pages/page-inputs.js';
+import { frontmatterModeOf, presentPage, replaceBody, rowFor } from '../pages/page-object.js';
 import { planLinkRewrites } from '../pages/move-index.js';
-import { mergeFrontmatter } from '../pages/pages.js';
+import type { PageWriteTarget } from '../pages/write-target.js';
 import type { LocatedRequest, RequestContext } from './context.js';
 
 interface InRequest {
@@ -23,8 +22,8 @@ interface InRequest {
 }
 
 /**
- * The content API inside a change request (`?change_request=<n>`): pages are read from and
- * written to the request's worktree, each write committed to its branch as the writer.
+ * The content API's target inside a change request (`?change_request=<n>`): pages are read
+ * from and written to the request's worktree, each write committed to its branch as the writer.
  * The live tree, its index, search and the published site never see these writes; they
  * arrive with the merge.
  */
@@ -63,7 +62,7 @@ export function createBranchPages(ctx: RequestContext) {
   }
 
   /** Runs one write under the request's lock and commits what it changed to the branch. */
-  async function write<T>(
+  async function commitChange<T>(
     actor: Actor,
     at: InRequest,
     message: string,
@@ -93,15 +92,10 @@ export function createBranchPages(ctx: RequestContext) {
     return result;
   }
 
-  async function createFile(at: InRequest, fields: Record<string, unknown>, body: string): Promise<PageFile> {
-    const frontmatter = canonicalFrontmatter({ ...fields, id: ulid() });
-    await at.files.write(at.path, frontmatter, body);
-    return (await at.files.read(at.path))!;
-  }
-
-  return {
+  /** The target of request `number`: the content API's operations inside it. */
+  return (number: number): PageWriteTarget => ({
     /** A page as the change request has it; NOT_FOUND when the request has no such page. */
-    async read(actor: Actor, workspace: string, number: number, path: string) {
+    async read(actor, workspace, path) {
       const at = await locate(actor, workspace, number, path, CAN.read);
       const file = await at.files.read(at.path);
       if (!file) throw notFound('Page');
@@ -111,64 +105,34 @@ export function createBranchPages(ctx: RequestContext) {
       return page;
     },
 
-    /** Creates a page in the request; 409 when the request already has one at the path. */
-    async create(actor: Actor, workspace: string, number: number, path: string, input: CreatePageInput) {
-      const at = await locate(actor, workspace, number, path, CAN.edit);
-      const file = await write(actor, at, `docs: create ${input.title}`, async () => {
-        if (await at.files.exists(at.path)) throw conflict(`A page already exists at ${at.path}`);
-        return createFile(
-          at,
-          {
-            title: input.title,
-            description: input.description,
-            tags: input.tags && input.tags.length > 0 ? [...new Set(input.tags)] : undefined,
-            status: input.publish ? 'published' : 'draft',
-          },
-          input.body ?? '',
-        );
-      });
-      return present(at, file, actorIdOf(actor));
-    },
-
     /**
-     * Replaces the body and merges frontmatter, as the live PUT does: an existing page
-     * needs `lastKnownHash` equal to the request's version; a missing one is created.
+     * Writes a page in the request under the rules of every page write (`planPageWrite`),
+     * the request's version of the page being the one its hash is checked against, and
+     * commits it to the request's branch as the writer.
      */
-    async update(actor: Actor, workspace: string, number: number, path: string, input: UpdatePageInput) {
+    async write(actor, workspace, path, request) {
       const at = await locate(actor, workspace, number, path, CAN.edit);
-      const outcome = await write(actor, at, `docs: update ${at.path}`, async () => {
-        const file = await at.files.read(at.path);
-        if (!file) {
-          if (input.lastKnownHash !== undefined) throw notFound('Page');
-          const fields = mergeFrontmatter(undefined, {}, input.frontmatter);
-          fields.title ??= titleFromPath(at.path);
-          fields.status ??= 'draft';
-          return { file: await createFile(at, fields, input.body ?? ''), created: true };
-        }
-        if (input.lastKnownHash === undefined) {
-          throw invalid(
-            'lastKnownHash',
-            'lastKnownHash is required to update an existing page; send its content_hash',
-          );
-        }
-        const current = contentHash(file.body);
-        if (input.lastKnownHash !== current) {
-          throw conflict('The page was changed since you read it', {
-            current_hash: current,
-            your_hash: input.lastKnownHash,
-          });
-        }
-        const body = input.body ?? file.body;
-        if (input.frontmatter === undefined && file.error === undefined) {
-          await at.files.writeRaw(at.path, replaceBody(file, body));
-        } else {
-          const id = file.error === undefined ? readPageMeta(file.frontmatter).id : undefined;
-          // Only the id of the row matters to the merge: it keeps the page's id as it is.
-          const owner = id === undefined ? undefined : ({ id } as PageRow);
-          const base = file.error === undefined ? file.frontmatter : {};
-          await at.files.write(at.path, mergeFrontmatter(owner, base, input.frontmatter), body);
-        }
-        return { file: (await at.files.read(at.path))!, created: false };
+      const message =
+        request.kind === 'create'
+          ? `docs: create ${String(request.fields.title)}`
+          : `docs: update ${at.path}`;
+      const outcome = await commitChange(actor, at, message, async () => {
+        const current = await at.files.read(at.path);
+        // The request's file is the page's only truth here: its own id is the one it keeps.
+        const ownId =
+          current && current.error === undefined ? readPageMeta(current.frontmatter).id : undefined;
+        const result = planPageWrite(current, request, {
+          path: at.path,
+          newId: ulid(),
+          pageId: ownId,
+          lastGood: {},
+        });
+        if (result.kind === 'unchanged') return { file: current!, created: false };
+        await at.files.writeRaw(at.path, result.text);
+        return {
+          file: { text: result.text, ...parsePageFile(result.text) },
+          created: result.kind === 'created',
+        };
       });
       return { page: await present(at, outcome.file, actorIdOf(actor)), created: outcome.created };
     },
@@ -177,10 +141,10 @@ export function createBranchPages(ctx: RequestContext) {
      * Moves a page inside the request, keeping its page_id, and rewrites the links to it in
      * the request's other pages and its own relative links, as a live move does.
      */
-    async move(actor: Actor, workspace: string, number: number, from: string, to: string) {
+    async move(actor, workspace, from, to) {
       const at = await locate(actor, workspace, number, from, CAN.edit);
       const target = normalizePagePath(to);
-      await write(actor, at, `docs: move ${at.path} to ${target}`, async () => {
+      await commitChange(actor, at, `docs: move ${at.path} to ${target}`, async () => {
         const page = await at.files.read(at.path);
         if (!page) throw notFound('Page');
         // Every rewrite is worked out before a file changes, so a read failure changes nothing.
@@ -198,13 +162,13 @@ export function createBranchPages(ctx: RequestContext) {
     },
 
     /** Deletes a page in the request; the live page stays until the request is merged. */
-    async remove(actor: Actor, workspace: string, number: number, path: string) {
+    async remove(actor, workspace, path) {
       const at = await locate(actor, workspace, number, path, CAN.deletePage);
-      await write(actor, at, `docs: delete ${at.path}`, async () => {
+      await commitChange(actor, at, `docs: delete ${at.path}`, async () => {
         if (!(await at.files.remove(at.path))) throw notFound('Page');
       });
     },
-  };
+  });
 }
 
 /** Runs a file-system write, turning "something is in the way" into 409 and over-long names into 400. */
@@ -221,5 +185,3 @@ async function fsWrite<T>(path: string, change: () => Promise<T>): Promise<T> {
     throw error;
   }
 }
-
-export type BranchPages = ReturnType<typeof createBranchPages>;

@@ -14,6 +14,7 @@ import {
 } from '../../git/change-request-branches.js';
 import { WorkspaceRepo } from '../../git/repository.js';
 import * as requestsTable from '../../store/repositories/change-requests.js';
+import { findCommitAuthors } from '../../store/repositories/commit-authors.js';
 import type { ChangeRequestRow, WorkspaceRow } from '../../store/schema.js';
 import { actorIdOf, record } from '../activity.js';
 import { FOLIO_IDENTITY } from '../sync/repo-opener.js';
@@ -78,7 +79,7 @@ export function createChangeRequestCore(ctx: RequestContext) {
   async function namesOf(ids: ReadonlyArray<string | null>): Promise<Map<string, string>> {
     const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
     if (wanted.length === 0) return new Map();
-    const users = await db.selectFrom('users').select(['id', 'name']).where('id', 'in', wanted).execute();
+    const users = await findCommitAuthors(db, wanted);
     return new Map(users.map((u) => [u.id, u.name]));
   }
 

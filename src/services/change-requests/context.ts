@@ -17,6 +17,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../logger.js';
 import type { Store } from '../../store/database.js';
 import * as requestsTable from '../../store/repositories/change-requests.js';
+import { findCommitAuthor } from '../../store/repositories/commit-authors.js';
 import type { ChangeRequestRow, WorkspaceRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
 import type { Reconciler } from '../pages/reconcile.js';
@@ -118,14 +119,7 @@ export function createRequestContext(deps: ChangeRequestDeps) {
 
     /** The commit identity of `actor`: the user as author, Folio as committer. */
     async identityOf(actor: Actor) {
-      const user =
-        actor.via === 'system'
-          ? undefined
-          : await db
-              .selectFrom('users')
-              .select(['name', 'email'])
-              .where('id', '=', actor.userId)
-              .executeTakeFirst();
+      const user = actor.via === 'system' ? undefined : await findCommitAuthor(db, actor.userId);
       return {
         authorName: user?.name ?? FOLIO_IDENTITY.name,
         authorEmail: user?.email ?? FOLIO_IDENTITY.email,

@@ -40,8 +40,8 @@ export function createChangeRequests(deps: ChangeRequestDeps) {
       return (await core.describe(ws, request)).object;
     },
 
-    /** Page reads and writes inside a request. */
-    pages: createBranchPages(ctx),
+    /** The tree of request `number` as a target of the pages service (`?change_request=<n>`). */
+    pageTargets: createBranchPages(ctx),
 
     /** Listens for syncs of this instance, to recognise requests merged on the git host. */
     start(): void {

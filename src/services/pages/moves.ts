@@ -4,12 +4,15 @@ import { normalizePagePath } from '../../domain/paths.js';
 import { CAN } from '../../domain/policy.js';
 import { relinkMovedPage } from '../../domain/wikilinks.js';
 import { AppError } from '../../errors.js';
+import type { CommitAuthor } from '../../store/repositories/commit-authors.js';
 import * as pagesTable from '../../store/repositories/pages.js';
 import { actorIdOf } from '../activity.js';
 import type { PageContext } from './context.js';
 import { indexMove, planLinkRewrites, touched } from './move-index.js';
 import { type PageObject, presentPage, replaceBody } from './page-object.js';
 
+/** A page whose links to the moved one were rewritten, and its title (for its commit). */
+type Rewritten = { path: string; title: string };
 /**
  * Moves (renames) a page keeping its page_id. Under the workspace lock, a journal record
  * (`DATA_DIR/meta/<id>/moves/<ulid>.json`) is written first; then the page is written at its new path
@@ -29,6 +32,8 @@ export async function movePage(
   workspace: string,
   rawFrom: string,
   rawTo: string,
+  /** How the move's commit names the mover, carried by its events; looked up later when absent. */
+  author?: CommitAuthor,
 ): Promise<PageObject> {
   const loc = await ctx.locate(actor, workspace, rawFrom, CAN.edit);
   const to = normalizePagePath(rawTo);
@@ -40,7 +45,7 @@ export async function movePage(
 
   const moving = ctx.deps.lock.run(loc.workspace.id, async () => {
     const { file, row } = await ctx.requireVisible(loc, await ctx.currentLocked(loc));
-    if (to === from) return { moved: row, body: file.body, rewritten: [] as string[] };
+    if (to === from) return { moved: row, body: file.body, rewritten: [] as Rewritten[] };
     if (await loc.files.exists(to)) {
       throw new AppError('CONFLICT', `A page already exists at ${to}`, { details: { path: to } });
     }
@@ -98,7 +103,8 @@ export async function movePage(
     await journal.finish(entry).catch((error: unknown) => {
       logger.warn({ err: error, workspace_id: loc.workspace.id }, 'removing a page-move record failed');
     });
-    return { moved: moved.row, body: relinked.body, rewritten: pending.map((p) => p.path) };
+    const rewritten = pending.map((p): Rewritten => ({ path: p.path, title: p.row?.title ?? p.path }));
+    return { moved: moved.row, body: relinked.body, rewritten };
   });
   const result = await moving.catch(async (error: unknown) => {
     if (!interrupted) throw error;
@@ -119,9 +125,13 @@ export async function movePage(
       old_path: from,
       new_path: to,
       actor: actorId,
+      ...(author ? { author } : {}),
     });
-    for (const path of result.rewritten) {
-      events.emit('page-updated', { workspace_id: loc.workspace.id, path, actor: actorId });
+    for (const { path, title } of result.rewritten) {
+      events.emit('page-updated', {
+        ...{ workspace_id: loc.workspace.id, path, actor: actorId, title },
+        ...(author ? { author } : {}),
+      });
     }
   }
   return presentPage(result.moved, result.body);

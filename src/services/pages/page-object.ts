@@ -1,5 +1,6 @@
 import type { PageFile } from '../../content/workspace-files.js';
 import { contentHash, frontmatterHash, readPageMeta } from '../../domain/frontmatter.js';
+import { titleFromPath } from '../../domain/page-write.js';
 import type { SearchDocument, SearchIndex } from '../../search/search-index.js';
 import type { Queryable } from '../../store/repositories/queryable.js';
 import type { PageRow, WorkspaceRow } from '../../store/schema.js';
@@ -29,27 +30,18 @@ export interface PageObject {
   restricted: boolean;
 }
 
+// The page-write rules own these; the page helpers' callers find them here too.
+export { replaceBody, titleFromPath } from '../../domain/page-write.js';
+
 const INT_LIMIT = 2_147_483_647;
 
 /** A frontmatter `order` as the integer column stores it (rounded, clamped to 32 bits for PostgreSQL). */
 export const sortOrderOf = (order: number | undefined): number =>
   order === undefined ? 0 : Math.max(-INT_LIMIT, Math.min(INT_LIMIT, Math.round(order)));
 
-/** A readable title from a path when the frontmatter gives none: `guides/getting-started.md` -> `Getting started`. */
-export function titleFromPath(pagePath: string): string {
-  const stem = (pagePath.split('/').pop() ?? pagePath).replace(/\.md$/i, '');
-  const words = stem.replace(/[-_]+/g, ' ').trim() || stem;
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
 /** The workspace's frontmatter mode: its own setting, else the instance's FRONTMATTER_MODE. */
 export function frontmatterModeOf(workspace: WorkspaceRow, fallback: FrontmatterMode): FrontmatterMode {
   return readSettings(workspace, { frontmatterMode: fallback }).frontmatter_mode;
-}
-
-/** The body of a page file with its text before the body (frontmatter and fences) kept byte for byte. */
-export function replaceBody(file: Pick<PageFile, 'text' | 'body'>, body: string): string {
-  return file.text.slice(0, file.text.length - file.body.length) + body;
 }
 
 export interface RowSource {

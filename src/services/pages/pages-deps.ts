@@ -8,6 +8,7 @@ import type { Store } from '../../store/database.js';
 import type { WorkspaceRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
 import type { FrontmatterMode } from './page-object.js';
+import type { ChangeRequestTargets } from './write-target.js';
 
 /**
  * What page operations ask of reconciliation and move recovery, by shape: the reconciler
@@ -40,6 +41,8 @@ export interface PagesDeps {
   dataDir: string;
   /** The instance's default, for workspaces that set none. */
   frontmatterMode: FrontmatterMode;
+  /** The trees of change requests, for operations asked `?change_request=<n>` (none: NOT_FOUND). */
+  changeRequestTargets?: ChangeRequestTargets;
   /** The Cloud edition's page limit, asked before a page is created through the API. */
   planLimits?: Pick<PlanLimits, 'requirePage'>;
 }

@@ -190,7 +190,8 @@ export async function reorderPages(
         details: { parent_path: parent, order: input.order },
       });
     });
-    return updates.map((u) => u.path);
+    return updates;
   });
-  for (const path of changed) events.emit('page-updated', { workspace_id: ws.id, path, actor: actorId });
+  for (const { path, title } of changed)
+    events.emit('page-updated', { workspace_id: ws.id, path, actor: actorId, title });
 }

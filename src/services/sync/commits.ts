@@ -5,7 +5,11 @@ import type { CommitOptions, TreeSnapshot, WorkspaceRepo } from '../../git/repos
 import type { Logger } from '../../logger.js';
 import type { Store } from '../../store/database.js';
 import type { WorkspaceRow } from '../../store/schema.js';
-import * as pagesTable from '../../store/repositories/pages.js';
+import {
+  type CommitAuthor,
+  findCommitAuthor,
+  findCommitAuthors,
+} from '../../store/repositories/commit-authors.js';
 import * as workspacesTable from '../../store/repositories/workspaces.js';
 import type { CoAuthorNotes } from '../../coedit/co-authors.js';
 import { FOLIO_IDENTITY, type GitWorkspace, type RepoOpener } from './repo-opener.js';
@@ -36,17 +40,16 @@ type Op =
   | { kind: 'create' | 'update' | 'delete' | 'upload' | 'ids'; path: string }
   | { kind: 'move'; path: string; from: string };
 
-const KIND_OF = {
-  'page-created': 'create',
-  'page-updated': 'update',
-  'page-deleted': 'delete',
-  'upload-created': 'upload',
-} as const;
+const KIND_OF = { 'page-created': 'create', 'page-updated': 'update' } as const;
 
 /** Changes of one author in one workspace waiting to be committed together. */
 interface Batch {
   workspaceId: string;
   actorId: string | null;
+  /** How the commit names its author, as the page events told it (looked up when none did). */
+  author: CommitAuthor | undefined;
+  /** Each written page's title after its last write of the batch, as its events told it. */
+  titles: Map<string, string>;
   /** Page ids Folio wrote into files it found: a batch of their own, committed as Folio. */
   ids: boolean;
   ops: Op[];
@@ -73,7 +76,8 @@ function uniqueOps(ops: Op[]): Op[] {
  * listens to page and upload events; nothing calls it from the pages service).
  * Changes are batched per workspace and author for a short quiet time, then
  * committed under the workspace's repository lock with the user as author, Folio as
- * committer, and a message such as `docs: update Getting started`.
+ * committer, and a message such as `docs: update Getting started`. The author's name and
+ * email and the pages' titles come with the events, as the writer had them.
  */
 export function createGitCommits(deps: GitCommitsDeps) {
   const db = deps.store.db;
@@ -129,7 +133,12 @@ export function createGitCommits(deps: GitCommitsDeps) {
     return work;
   }
 
-  function note(workspaceId: string, actorId: string | null, op: Op): void {
+  function note(
+    workspaceId: string,
+    actorId: string | null,
+    op: Op,
+    told: { author?: CommitAuthor | undefined; title?: string | undefined } = {},
+  ): void {
     for (const c of claims) {
       if (c.workspaceId === workspaceId && c.actorId === actorId && c.owns(op.path)) return;
     }
@@ -137,10 +146,15 @@ export function createGitCommits(deps: GitCommitsDeps) {
     const key = `${workspaceId}\0${ids ? '\0ids' : (actorId ?? '')}`;
     let batch = pending.get(key);
     if (!batch) {
-      batch = { workspaceId, actorId, ids, ops: [], paths: new Set(), firstAt: Date.now(), timer: null };
+      batch = {
+        ...{ workspaceId, actorId, ids, ops: [], paths: new Set<string>() },
+        ...{ author: undefined, titles: new Map<string, string>(), firstAt: Date.now(), timer: null },
+      };
       pending.set(key, batch);
     }
     batch.ops.push(op);
+    if (told.author) batch.author = told.author;
+    if (told.title !== undefined) batch.titles.set(op.path, told.title);
     batch.paths.add(op.path);
     if (op.kind === 'move') batch.paths.add(op.from);
     if (batch.timer) clearTimeout(batch.timer);
@@ -157,15 +171,21 @@ export function createGitCommits(deps: GitCommitsDeps) {
     deps.events.onLocal((event) => {
       switch (event.type) {
         case 'page-created':
-        case 'page-updated':
-        case 'page-deleted':
+        case 'page-updated': {
+          const { workspace_id, actor, path, author, title } = event.payload;
+          return note(workspace_id, actor, { kind: KIND_OF[event.type], path }, { author, title });
+        }
+        case 'page-deleted': {
+          const { workspace_id, actor, path, author } = event.payload;
+          return note(workspace_id, actor, { kind: 'delete', path }, { author });
+        }
         case 'upload-created': {
           const { workspace_id, actor, path } = event.payload;
-          return note(workspace_id, actor, { kind: KIND_OF[event.type], path });
+          return note(workspace_id, actor, { kind: 'upload', path });
         }
         case 'page-moved': {
-          const { workspace_id, actor, old_path, new_path } = event.payload;
-          return note(workspace_id, actor, { kind: 'move', path: new_path, from: old_path });
+          const { workspace_id, actor, old_path, new_path, author } = event.payload;
+          return note(workspace_id, actor, { kind: 'move', path: new_path, from: old_path }, { author });
         }
         case 'ids-written': {
           const { workspace_id, paths } = event.payload;
@@ -176,10 +196,9 @@ export function createGitCommits(deps: GitCommitsDeps) {
     }),
   );
 
-  async function describe(workspaceId: string, op: Op): Promise<string> {
+  function describe(batch: Batch, op: Op): string {
     if (op.kind === 'create' || op.kind === 'update') {
-      const row = await pagesTable.findByPath(db, workspaceId, op.path);
-      return `docs: ${op.kind} ${row?.title ?? op.path}`;
+      return `docs: ${op.kind} ${batch.titles.get(op.path) ?? op.path}`;
     }
     if (op.kind === 'move') return `docs: move ${op.from} to ${op.path}`;
     if (op.kind === 'upload') return `docs: upload ${path.posix.basename(op.path)}`;
@@ -193,26 +212,22 @@ export function createGitCommits(deps: GitCommitsDeps) {
       (id) => id !== batch.actorId,
     );
     if (ids.length === 0) return [];
-    const users = await db
-      .selectFrom('users')
-      .select(['id', 'name', 'email'])
-      .where('id', 'in', ids)
-      .execute();
+    const users = await findCommitAuthors(db, ids);
     return ids.flatMap((id) => {
       const user = users.find((u) => u.id === id);
       return user ? [`Co-authored-by: ${user.name.replace(/[<>\n]/g, '')} <${user.email}>`] : [];
     });
   }
 
-  async function authorOf(actorId: string | null) {
-    return actorId
-      ? await db.selectFrom('users').select(['name', 'email']).where('id', '=', actorId).executeTakeFirst()
-      : undefined;
+  /** The user `actorId` as a commit names them; Folio's identity stands in for none. */
+  async function authorOf(actorId: string | null): Promise<CommitAuthor | undefined> {
+    return actorId ? await findCommitAuthor(db, actorId) : undefined;
   }
 
   async function commitOptions(batch: Batch): Promise<CommitOptions> {
-    const user = await authorOf(batch.actorId);
-    const lines = await Promise.all(uniqueOps(batch.ops).map((op) => describe(batch.workspaceId, op)));
+    // A writer that did not tell who they are (a reorder, a finished move) is looked up.
+    const user = batch.author ?? (await authorOf(batch.actorId));
+    const lines = uniqueOps(batch.ops).map((op) => describe(batch, op));
     const [first = 'docs: update', ...rest] = lines;
     const summary = rest.length === 0 ? first : `${first} (+${rest.length} more)\n\n${lines.join('\n')}`;
     const trailers = await coAuthorTrailers(batch);

@@ -293,3 +293,8 @@ export async function deleteByIds(db: Queryable, ids: readonly string[]): Promis
   await noteChangedPages(db, ids);
   for (const part of inBatches(ids)) await db.deleteFrom('pages').where('id', 'in', part).execute();
 }
+
+/** Removes the aliases (old paths) that lead to page `pageId`. */
+export async function deleteAliasesOf(db: Queryable, pageId: string): Promise<void> {
+  await db.deleteFrom('page_aliases').where('page_id', '=', pageId).execute();
+}
