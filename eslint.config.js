@@ -62,9 +62,6 @@ export const SQL_NOT_YET_IN_STORE = [
   'src/services/change-requests/context.ts',
   'src/services/sync/commits.ts',
   // search, sync, workspaces, pages' index upkeep, comments, activity, operations
-  'src/search/documents.ts',
-  'src/search/pg-tsvector.ts',
-  'src/search/sqlite-fts.ts',
   'src/services/sync/conflicts.ts',
   'src/services/sync/remote.ts',
   'src/services/sync/resolve.ts',
