@@ -62,11 +62,6 @@ export const SQL_NOT_YET_IN_STORE = [
   'src/services/change-requests/context.ts',
   'src/services/sync/commits.ts',
   // search, sync, workspaces, pages' index upkeep, comments, activity, operations
-  'src/services/sync/conflicts.ts',
-  'src/services/sync/remote.ts',
-  'src/services/sync/resolve.ts',
-  'src/services/sync/shared-webhook.ts',
-  'src/services/sync/state.ts',
   'src/services/workspaces/records.ts',
   'src/services/workspaces/workspaces.ts',
   'src/services/pages/by-id.ts',
