@@ -69,8 +69,6 @@ export const SQL_NOT_YET_IN_STORE = [
   'src/services/pages/move-recovery.ts',
   'src/services/pages/rebuild.ts',
   'src/services/pages/reconcile.ts',
-  'src/services/collab/comments.ts',
-  'src/services/activity.ts',
   'src/services/ai/chat.ts',
   'src/services/history/history.ts',
   'src/services/operations/health.ts',

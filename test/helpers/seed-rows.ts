@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, WorkspaceRow } from '../../src/store/schema.js';
+import type { Database, PageRow, WorkspaceRow } from '../../src/store/schema.js';
 
 /** The timestamp seeded rows are created at. */
 export const SEEDED_AT = '2026-01-02T03:04:05.000Z';
@@ -58,4 +58,31 @@ export async function seedUsers(db: Kysely<Database>, ids: readonly string[]): P
       })
       .execute();
   }
+}
+
+/** A page row of `workspaceId` at `path` (a draft, unrestricted), to insert with the pages repository. */
+export function pageRowOf(
+  id: string,
+  workspaceId: string,
+  path: string,
+  fields: Partial<PageRow> = {},
+): PageRow {
+  return {
+    id,
+    workspace_id: workspaceId,
+    path,
+    title: `Title of ${path}`,
+    description: '',
+    tags: '[]',
+    status: 'draft',
+    sort_order: 0,
+    content_hash: `hash-${id}`,
+    frontmatter_hash: `fm-${id}`,
+    frontmatter_error: null,
+    restricted: 0,
+    created_at: SEEDED_AT,
+    updated_at: SEEDED_AT,
+    updated_by: null,
+    ...fields,
+  };
 }
