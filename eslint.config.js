@@ -71,9 +71,6 @@ export const SQL_NOT_YET_IN_STORE = [
   'src/services/pages/reconcile.ts',
   'src/services/ai/chat.ts',
   'src/services/history/history.ts',
-  'src/services/operations/health.ts',
-  'src/services/operations/mail.ts',
-  'src/metrics/store-gauges.ts',
   'src/cli/import.ts',
 ];
 

@@ -71,6 +71,8 @@ describeEachDatabase('sync state repository on $name', (target) => {
     expect(
       await syncState.findLatestResolvedTheirsHash(db(), 'ws-a', 'c1.md', ['ours', 'theirs']),
     ).toBeNull();
+    // Open: c2 in ws-a and c3 in ws-b.
+    expect(await syncState.countOpenConflicts(db())).toBe(2);
   });
 
   it('keeps one sync record per workspace: credentials, results and summaries', async () => {

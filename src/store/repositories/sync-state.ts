@@ -152,3 +152,13 @@ export async function listSyncSummaryRows(
     .where('workspace_id', 'in', workspaceIds)
     .execute();
 }
+
+/** How many conflicts are open, in every workspace. */
+export async function countOpenConflicts(db: Queryable): Promise<number> {
+  const row = await db
+    .selectFrom('sync_conflicts')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('resolved_at', 'is', null)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
