@@ -69,9 +69,6 @@ export const SQL_NOT_YET_IN_STORE = [
   'src/services/pages/move-recovery.ts',
   'src/services/pages/rebuild.ts',
   'src/services/pages/reconcile.ts',
-  'src/services/ai/chat.ts',
-  'src/services/history/history.ts',
-  'src/cli/import.ts',
 ];
 
 /** The doors into Folio: they reach the services only through the capabilities' public faces. */

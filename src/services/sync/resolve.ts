@@ -8,7 +8,7 @@ import { AppError, conflict, invalid } from '../../errors.js';
 import type { WorkspaceLock } from '../../git/lock.js';
 import type { Logger } from '../../logger.js';
 import type { Store } from '../../store/database.js';
-import { findCommitIdentity } from '../../store/repositories/sync-authors.js';
+import { findCommitIdentity } from '../../store/repositories/user-refs.js';
 import type { SyncConflictRow, WorkspaceRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
 import { actorIdOf } from '../activity.js';
