@@ -62,8 +62,6 @@ export const SQL_NOT_YET_IN_STORE = [
   'src/services/change-requests/context.ts',
   'src/services/sync/commits.ts',
   // search, sync, workspaces, pages' index upkeep, comments, activity, operations
-  'src/services/workspaces/records.ts',
-  'src/services/workspaces/workspaces.ts',
   'src/services/pages/by-id.ts',
   'src/services/pages/move-index.ts',
   'src/services/pages/move-recovery.ts',
