@@ -62,11 +62,6 @@ export const SQL_NOT_YET_IN_STORE = [
   'src/services/change-requests/context.ts',
   'src/services/sync/commits.ts',
   // search, sync, workspaces, pages' index upkeep, comments, activity, operations
-  'src/services/pages/by-id.ts',
-  'src/services/pages/move-index.ts',
-  'src/services/pages/move-recovery.ts',
-  'src/services/pages/rebuild.ts',
-  'src/services/pages/reconcile.ts',
 ];
 
 /** The doors into Folio: they reach the services only through the capabilities' public faces. */

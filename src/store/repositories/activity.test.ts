@@ -63,4 +63,45 @@ describeEachDatabase('activity repository on $name', (target) => {
     expect(await activity.findPageIdOnceAt(db(), 'ws-a', 'old.md')).toBe('page-gone');
     expect(await activity.findPageIdOnceAt(db(), 'ws-b', 'old.md')).toBeUndefined();
   });
+
+  it('lists who created pages, oldest entry first, and the details of a page’s moves since a time', async () => {
+    await activity.insertActivities(db(), [
+      entry('b1', {
+        action: 'page_created',
+        page_id: 'page-9',
+        actor_id: 'u1',
+        created_at: '2026-01-01T00:00:00.000Z',
+      }),
+      entry('b2', {
+        action: 'page_created',
+        page_id: 'page-9',
+        actor_id: null,
+        created_at: '2026-01-05T00:00:00.000Z',
+      }),
+      entry('b3', { action: 'page_created', page_id: 'page-8', workspace_id: 'ws-b' }),
+      entry('b4', {
+        action: 'page_moved',
+        page_id: 'page-9',
+        details: '{"to":"x"}',
+        created_at: '2026-01-03T00:00:00.000Z',
+      }),
+      entry('b5', {
+        action: 'page_moved',
+        page_id: 'page-9',
+        details: '{"to":"y"}',
+        created_at: '2026-01-04T00:00:00.000Z',
+      }),
+    ]);
+    expect(await activity.listPageCreations(db(), 'ws-a', ['page-9', 'page-8'])).toEqual([
+      { page_id: 'page-9', actor_id: 'u1' },
+      { page_id: 'page-9', actor_id: null },
+    ]);
+    expect(await activity.listPageCreations(db(), 'ws-a', [])).toEqual([]);
+    expect(
+      await activity.listPageMoveDetailsSince(db(), 'ws-a', 'page-9', '2026-01-04T00:00:00.000Z'),
+    ).toEqual(['{"to":"y"}']);
+    expect(
+      await activity.listPageMoveDetailsSince(db(), 'ws-b', 'page-9', '2026-01-01T00:00:00.000Z'),
+    ).toEqual([]);
+  });
 });

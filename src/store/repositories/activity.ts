@@ -66,3 +66,41 @@ export async function findPageIdOnceAt(
     .executeTakeFirst();
   return row?.page_id;
 }
+
+/**
+ * The `page_created` entries of these pages in a workspace, oldest first: the first one of a
+ * page names who created it.
+ */
+export async function listPageCreations(
+  db: Queryable,
+  workspaceId: string,
+  pageIds: readonly string[],
+): Promise<Array<{ page_id: string | null; actor_id: string | null }>> {
+  if (pageIds.length === 0) return [];
+  return db
+    .selectFrom('activity')
+    .select(['page_id', 'actor_id'])
+    .where('workspace_id', '=', workspaceId)
+    .where('action', '=', 'page_created')
+    .where('page_id', 'in', pageIds)
+    .orderBy('created_at')
+    .execute();
+}
+
+/** The details (JSON text) of a page's `page_moved` entries written at or after `since`. */
+export async function listPageMoveDetailsSince(
+  db: Queryable,
+  workspaceId: string,
+  pageId: string,
+  since: string,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('activity')
+    .select('details')
+    .where('workspace_id', '=', workspaceId)
+    .where('page_id', '=', pageId)
+    .where('action', '=', 'page_moved')
+    .where('created_at', '>=', since)
+    .execute();
+  return rows.map((r) => r.details);
+}

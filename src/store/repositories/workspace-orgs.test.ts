@@ -59,4 +59,17 @@ describeEachDatabase('workspace organizations on $name', (target) => {
     expect(await orgs.findOrgHandle(db(), 'org-empty')).toBeUndefined();
     expect(await orgs.findOrgHandle(db(), 'org-b')).toBe('beta');
   });
+
+  it('tells whether an organization exists and has members, and adds a placeholder', async () => {
+    expect(await orgs.orgExists(db(), 'org-a')).toBe(true);
+    expect(await orgs.orgExists(db(), 'org-restored')).toBe(false);
+    await orgs.insertPlaceholderOrg(db(), { id: 'org-restored', handle: 'restored', at: SEEDED_AT });
+    expect(await orgs.orgExists(db(), 'org-restored')).toBe(true);
+    expect(await orgs.findOrg(db(), { handle: 'restored' })).toEqual({
+      id: 'org-restored',
+      handle: 'restored',
+    });
+    expect(await orgs.orgHasMembers(db(), 'org-restored')).toBe(false);
+    expect(await orgs.orgHasMembers(db(), 'org-a')).toBe(true);
+  });
 });

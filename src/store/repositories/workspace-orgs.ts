@@ -104,3 +104,32 @@ export async function deleteOrgs(db: Queryable, ids: readonly string[]): Promise
   if (ids.length === 0) return;
   await db.deleteFrom('orgs').where('id', 'in', ids).execute();
 }
+
+/** Whether an organization with this id exists. */
+export async function orgExists(db: Queryable, orgId: string): Promise<boolean> {
+  return (await db.selectFrom('orgs').select('id').where('id', '=', orgId).executeTakeFirst()) !== undefined;
+}
+
+/** Whether the organization has at least one member. */
+export async function orgHasMembers(db: Queryable, orgId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('org_members')
+    .select('user_id')
+    .where('org_id', '=', orgId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Adds an organization without members on the free plan, named after its handle: the
+ * placeholder that holds restored workspaces until the first registration adopts them.
+ */
+export async function insertPlaceholderOrg(
+  db: Queryable,
+  org: { id: string; handle: string; at: string },
+): Promise<void> {
+  await db
+    .insertInto('orgs')
+    .values({ id: org.id, handle: org.handle, name: org.handle, plan: 'free', created_at: org.at })
+    .execute();
+}
