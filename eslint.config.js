@@ -61,7 +61,6 @@ export const SQL_NOT_YET_IN_STORE = [
   'src/services/change-requests/change-requests.ts',
   'src/services/change-requests/context.ts',
   'src/services/sync/commits.ts',
-  // search, sync, workspaces, pages' index upkeep, comments, activity, operations
 ];
 
 /** The doors into Folio: they reach the services only through the capabilities' public faces. */
