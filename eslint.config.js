@@ -4,6 +4,10 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 import folio from './eslint-rules/no-import-cycle.js';
 
+const SQL_IN_STORE_ONLY = 'SQL is written in src/store/ only: add a repository function.';
+/** Kysely's query builders; a call to one outside src/store/ is a query that belongs in a repository. */
+const QUERY_BUILDERS = ['selectFrom', 'insertInto', 'updateTable', 'deleteFrom'];
+
 /** The doors into Folio: they reach the services only through the capabilities' public faces. */
 const ADAPTERS = ['src/http/**/*.ts', 'src/mcp/**/*.ts', 'src/ws/**/*.ts', 'src/cli/**/*.ts'];
 
@@ -53,6 +57,32 @@ export default tseslint.config(
               group: ['fastify', '@fastify/*', '@modelcontextprotocol/*', 'ws'],
               message: 'Services know no transport: HTTP, MCP and WebSocket stay in the adapters.',
             },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // One data layer: queries are built in src/store/ (repositories/, search/) and nowhere else, so
+    // every query runs in the repository tests on SQLite and PostgreSQL alike. Type-only imports of
+    // Kysely's types stay allowed; `sql` is imported from 'kysely' only inside the store. The
+    // typescript-eslint twin of no-restricted-imports carries the `sql` ban so it adds to, rather than
+    // replaces, the adapters' and services' own no-restricted-imports lists above.
+    files: ['src/**/*.ts'],
+    ignores: ['src/store/**', '**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: `CallExpression > MemberExpression.callee[property.name=/^(${QUERY_BUILDERS.join('|')})$/]`,
+          message: SQL_IN_STORE_ONLY,
+        },
+      ],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'kysely', importNames: ['sql'], message: SQL_IN_STORE_ONLY, allowTypeImports: true },
           ],
         },
       ],

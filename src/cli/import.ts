@@ -8,6 +8,7 @@ import { AppError } from '../errors.js';
 import { createLogger } from '../logger.js';
 import { runningServerPid } from '../server-lock.js';
 import { importOptions, readFolderExport, readZipExport } from '../services/imports/index.js';
+import { findLiveUserByEmail } from '../store/repositories/user-refs.js';
 import * as workspacesTable from '../store/repositories/workspaces.js';
 import { type Command, EXIT } from './command.js';
 import { withConfig } from './config-errors.js';
@@ -79,12 +80,7 @@ export const importCommand: Command = {
         if (!ws) throw new AppError('NOT_FOUND', `No workspace ${values.workspace}`);
         let actor: Actor = SYSTEM_ACTOR;
         if (values.as) {
-          const user = await core.store.db
-            .selectFrom('users')
-            .select(['id', 'is_platform_owner'])
-            .where('email', '=', values.as.trim().toLowerCase())
-            .where('deleted_at', 'is', null)
-            .executeTakeFirst();
+          const user = await findLiveUserByEmail(core.store.db, values.as.trim().toLowerCase());
           if (!user) throw new AppError('NOT_FOUND', `No user with the email ${values.as}`);
           // The user's own rights in the workspace, as a signed-in session of theirs has.
           actor = {

@@ -1,6 +1,4 @@
-import type { Kysely } from 'kysely';
-import { inBatches } from '../store/batches.js';
-import type { Database, SearchDocumentsTable } from '../store/schema.js';
+import type { SearchDocumentsTable } from '../store/schema.js';
 import { indexText, MAX_INDEXED_BODY } from './query-text.js';
 import type * as PlainTextModule from '../render/plain-text.js';
 import type { SearchDocument } from './search-index.js';
@@ -77,34 +75,6 @@ export async function documentRows(
   for (const doc of new Map(docs.map((d) => [d.page_id, d])).values())
     rows.push(await documentRow(doc, worker));
   return rows;
-}
-
-/**
- * Inserts or replaces pages' rows, a batch per statement; ON CONFLICT works the same on
- * SQLite and PostgreSQL. Other columns of an existing row (SQLite's `fts_rowid`) are kept.
- */
-export async function upsertDocumentRows(
-  trx: Kysely<Database>,
-  rows: readonly SearchDocumentsTable[],
-): Promise<void> {
-  for (const batch of inBatches(rows)) {
-    await trx
-      .insertInto('search_documents')
-      .values(batch)
-      .onConflict((oc) =>
-        oc.column('page_id').doUpdateSet((eb) => ({
-          workspace_id: eb.ref('excluded.workspace_id'),
-          path: eb.ref('excluded.path'),
-          title: eb.ref('excluded.title'),
-          description: eb.ref('excluded.description'),
-          tags: eb.ref('excluded.tags'),
-          body: eb.ref('excluded.body'),
-          status: eb.ref('excluded.status'),
-          restricted: eb.ref('excluded.restricted'),
-        })),
-      )
-      .execute();
-  }
 }
 
 /** Picks the snippet to show: the body's when it highlights a match, else the description's, else whichever has text. */

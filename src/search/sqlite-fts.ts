@@ -1,263 +1,82 @@
 /**
  * The search index on SQLite: an FTS5 virtual table ranked with bm25 and highlighted with
- * snippet().
- *
- * Layout. Migration 0003 creates the portable `search_documents` table (one row per page,
- * with the fields results are filtered on). `init()` adds the SQLite-only parts, since
- * dialect branches are kept out of migrations:
- *   - `search_fts(title, tags, description, body, body_rest)`, an FTS5 table storing its
- *     own copy of the text (snippet() needs it; external content keyed by an implicit rowid
- *     would break the day a VACUUM renumbers rowids). The body is split after about
- *     BODY_HEAD characters: snippet() tokenizes the whole column it highlights, so a long
- *     page made each result cost milliseconds; the head answers most snippets and the rest
- *     is highlighted only when the match lies beyond it;
- *   - `search_documents.fts_rowid` with a unique index, mapping each page to its FTS row so
- *     updates and deletes reach it by rowid instead of scanning the FTS table, and a
- *     covering index that answers the join of every query without reading table rows.
- * When `init()` finds the FTS table missing or laid out differently (first start, an older
- * layout, a database restored without it) it recreates it and fills it from
- * `search_documents`, so the index never needs the files to come back.
- *
- * The porter stemmer makes "installing" find "install"; bm25 weighs title 10, tags 5,
- * description 2 and body 1.
+ * snippet(). The table's layout and every statement live in src/store/search/sqlite-fts.ts;
+ * this file turns documents into rows and matches into results.
  */
-import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { inBatches } from '../store/batches.js';
 import type { Store } from '../store/database.js';
-import type { Database, SearchDocumentsTable } from '../store/schema.js';
 import {
-  chooseSnippet,
-  documentRow,
-  documentRows,
-  type PlainTextWorker,
-  upsertDocumentRows,
-} from './documents.js';
-import { ftsMatchExpression, hasMark, MARK_END, MARK_START, markSnippet, queryTerms } from './query-text.js';
+  countFtsMatches,
+  deleteFtsDocuments,
+  deleteWorkspaceFtsDocuments,
+  ftsRestSnippets,
+  ftsSnippets,
+  initSqliteFts,
+  rankFtsMatches,
+  upsertFtsDocuments,
+} from '../store/search/sqlite-fts.js';
+import { chooseSnippet, documentRow, documentRows, type PlainTextWorker } from './documents.js';
+import { ftsMatchExpression, hasMark, markSnippet, queryTerms } from './query-text.js';
 import { SEARCH_TOTAL_CAP, type SearchHit, type SearchIndex, type SearchQuery } from './search-index.js';
 
-/** The FTS table's columns, in order; init() recreates a table whose columns differ. */
-const FTS_COLUMNS = ['title', 'tags', 'description', 'body', 'body_rest'] as const;
-/** bm25 column weights in that order: title 10, tags 5, description 2, body 1. */
-const BM25_WEIGHTS = sql.raw('10.0, 5.0, 2.0, 1.0, 1.0');
-/** Tokens per snippet (FTS5 allows at most 64). */
-const SNIPPET_TOKENS = 20;
-/** Marks text left out of a snippet (written as an escape: the bundle stays ASCII, see scripts/build.mjs). */
-const ELLIPSIS = '\u2026';
-const COL_DESCRIPTION = 2;
-const COL_BODY = 3;
-const COL_BODY_REST = 4;
-/** Characters of the body in the `body` column; the rest goes to `body_rest`. */
-export const BODY_HEAD = 2000;
-
-/** Splits a body after BODY_HEAD characters at whitespace, so no word is cut in two. */
-export function splitBody(body: string): [head: string, rest: string] {
-  if (body.length <= BODY_HEAD) return [body, ''];
-  const cut = body.slice(0, BODY_HEAD).search(/\s\S*$/);
-  const at = cut > 0 ? cut : BODY_HEAD;
-  return [body.slice(0, at), body.slice(at)];
-}
-
-const snippetOf = (column: number) =>
-  sql<string>`snippet(search_fts, ${sql.lit(column)}, ${MARK_START}, ${MARK_END}, ${sql.lit(ELLIPSIS)}, ${sql.lit(SNIPPET_TOKENS)})`;
-
-interface RankedRow {
-  rid: number;
-  page_id: string;
-  path: string;
-  title: string;
-  score: number;
-}
-
-/** The FTS5 implementation of SearchIndex; see the file header for its layout. */
+/** The FTS5 implementation of SearchIndex; see src/store/search/sqlite-fts.ts for its layout. */
 export function createSqliteFtsIndex(store: Store, plainText?: PlainTextWorker): SearchIndex {
   const db = store.db;
 
-  async function insertFts(trx: Kysely<Database>, rowid: number, row: SearchDocumentsTable): Promise<void> {
-    const [head, rest] = splitBody(row.body);
-    await sql`
-      insert into search_fts (rowid, title, tags, description, body, body_rest)
-      values (${rowid}, ${row.title}, ${row.tags}, ${row.description}, ${head}, ${rest})`.execute(trx);
-    await sql`update search_documents set fts_rowid = ${rowid} where page_id = ${row.page_id}`.execute(trx);
-  }
-
-  async function nextRowid(trx: Kysely<Database>): Promise<number> {
-    // max() over the unique index on fts_rowid: one index probe, and safe because SQLite
-    // runs one writer at a time.
-    const { rows } = await sql<{
-      n: number | null;
-    }>`select max(fts_rowid) as n from search_documents`.execute(trx);
-    return Number(rows[0]?.n ?? 0) + 1;
-  }
-
-  /**
-   * Writes a batch of documents with a statement per step, not per document: their old FTS
-   * rows go, the rows are upserted, and the text goes into the FTS table under each page's
-   * rowid (kept for a page already indexed, the next free ones for new pages).
-   */
-  async function upsertBatch(trx: Kysely<Database>, rows: SearchDocumentsTable[]): Promise<void> {
-    const { rows: known } = await sql<{ page_id: string; fts_rowid: number | null }>`
-      select page_id, fts_rowid from search_documents
-      where page_id in (${sql.join(rows.map((r) => r.page_id))})`.execute(trx);
-    const kept = new Map<string, number>();
-    for (const k of known) if (k.fts_rowid !== null) kept.set(k.page_id, k.fts_rowid);
-    if (kept.size > 0) {
-      await sql`delete from search_fts where rowid in (${sql.join([...kept.values()])})`.execute(trx);
-    }
-    let next = await nextRowid(trx);
-    const placed = rows.map((row) => ({ row, rowid: kept.get(row.page_id) ?? next++ }));
-    const fresh = placed.filter((p) => !kept.has(p.row.page_id));
-    await upsertDocumentRows(trx, rows);
-    if (fresh.length > 0) {
-      const cases = fresh.map((p) => sql`when ${p.row.page_id} then ${p.rowid}`);
-      await sql`update search_documents set fts_rowid = case page_id ${sql.join(cases, sql` `)} end
-        where page_id in (${sql.join(fresh.map((p) => p.row.page_id))})`.execute(trx);
-    }
-    const values = placed.map(({ row, rowid }) => {
-      const [head, rest] = splitBody(row.body);
-      return sql`(${rowid}, ${row.title}, ${row.tags}, ${row.description}, ${head}, ${rest})`;
-    });
-    await sql`insert into search_fts (rowid, title, tags, description, body, body_rest)
-      values ${sql.join(values)}`.execute(trx);
-  }
-
-  async function removeBatch(trx: Kysely<Database>, pageIds: readonly string[]): Promise<void> {
-    await sql`delete from search_fts where rowid in (
-      select fts_rowid from search_documents where page_id in (${sql.join(pageIds)}))`.execute(trx);
-    await trx.deleteFrom('search_documents').where('page_id', 'in', pageIds).execute();
-  }
-
   /**
    * Snippets for the page of results: the body's head and the description for every row,
-   * and the rest of the body only for rows whose match is not in the head. `+rowid` keeps
-   * FTS5 from using the rowid list as its plan: it would then re-run the whole MATCH (prefix
-   * expansion included) for every rowid, where filtering the match's own rows is cheap.
+   * and the rest of the body only for rows whose match is not in the head.
    */
   async function snippets(match: string, rowids: number[]): Promise<Map<number, string>> {
-    if (rowids.length === 0) return new Map();
-    const { rows } = await sql<{ rid: number; head: string; description: string; has_rest: number }>`
-      select rowid as rid, ${snippetOf(COL_BODY)} as head, ${snippetOf(COL_DESCRIPTION)} as description,
-        length(body_rest) > 0 as has_rest
-      from search_fts
-      where search_fts match ${match} and +rowid in (${sql.join(rowids)})`.execute(db);
+    const rows = await ftsSnippets(db, match, rowids);
     const deeper = rows.filter((r) => r.has_rest && !hasMark(r.head)).map((r) => r.rid);
-    const rest = new Map<number, string>();
-    if (deeper.length > 0) {
-      const { rows: more } = await sql<{ rid: number; rest: string }>`
-        select rowid as rid, ${snippetOf(COL_BODY_REST)} as rest
-        from search_fts
-        where search_fts match ${match} and +rowid in (${sql.join(deeper)})`.execute(db);
-      for (const r of more) rest.set(r.rid, r.rest);
-    }
+    const rest = await ftsRestSnippets(db, match, deeper);
     return new Map(
       rows.map((r) => [r.rid, markSnippet(chooseSnippet([r.head, rest.get(r.rid), r.description], hasMark))]),
     );
   }
 
-  /** The rows of `from` (a query's FROM and WHERE), counted no further than SEARCH_TOTAL_CAP. */
-  async function countMatches(from: RawBuilder<unknown>): Promise<number> {
-    const { rows } = await sql<{ n: number }>`
-      select count(*) as n from (select 1 ${from} limit ${SEARCH_TOTAL_CAP})`.execute(db);
-    return Number(rows[0]?.n ?? 0);
-  }
-
   return {
     async init() {
-      await db.transaction().execute(async (trx) => {
-        const { rows: columns } = await sql<{ name: string }>`pragma table_info(search_documents)`.execute(
-          trx,
-        );
-        if (!columns.some((c) => c.name === 'fts_rowid')) {
-          await sql`alter table search_documents add column fts_rowid integer`.execute(trx);
-        }
-        await sql`create unique index if not exists search_documents_fts_rowid
-          on search_documents (fts_rowid)`.execute(trx);
-        // Covers the join of every query: matched rows are filtered and shown from this small
-        // index alone, never from table rows that carry whole bodies, which lie scattered
-        // over many database pages.
-        await sql`create index if not exists search_documents_fts_cover
-          on search_documents (fts_rowid, workspace_id, restricted, status, path, title, page_id)`.execute(
-          trx,
-        );
-        const { rows: ftsColumns } = await sql<{ name: string }>`pragma table_info(search_fts)`.execute(trx);
-        if (ftsColumns.map((c) => c.name).join() === FTS_COLUMNS.join()) return;
-        await sql`drop table if exists search_fts`.execute(trx);
-        // Prefix indexes for 2 and 3 characters: the last term is always a prefix query, and a
-        // short one would otherwise merge the posting lists of every term it begins.
-        await sql`create virtual table search_fts using fts5(
-          ${sql.raw(FTS_COLUMNS.join(', '))},
-          tokenize = 'porter unicode61 remove_diacritics 2', prefix = '2 3')`.execute(trx);
-        // A new FTS table: whatever rowids were recorded point nowhere, so number afresh.
-        await sql`update search_documents set fts_rowid = null`.execute(trx);
-        const { rows: pages } = await sql<{ page_id: string }>`
-          select page_id from search_documents order by page_id`.execute(trx);
-        let rowid = 0;
-        for (const { page_id } of pages) {
-          const row = await trx
-            .selectFrom('search_documents')
-            .select([
-              'page_id',
-              'workspace_id',
-              'path',
-              'title',
-              'description',
-              'tags',
-              'body',
-              'status',
-              'restricted',
-            ])
-            .where('page_id', '=', page_id)
-            .executeTakeFirstOrThrow();
-          await insertFts(trx, ++rowid, row);
-        }
-      });
+      await initSqliteFts(db);
     },
 
     async upsert(trx, doc) {
-      await upsertBatch(trx, [await documentRow(doc, plainText)]);
+      await upsertFtsDocuments(trx, [await documentRow(doc, plainText)]);
     },
 
     async upsertMany(trx, docs) {
-      for (const batch of inBatches(await documentRows(docs, plainText))) await upsertBatch(trx, batch);
+      for (const batch of inBatches(await documentRows(docs, plainText)))
+        await upsertFtsDocuments(trx, batch);
     },
 
     async remove(trx, pageId) {
-      await removeBatch(trx, [pageId]);
+      await deleteFtsDocuments(trx, [pageId]);
     },
 
     async removeMany(trx, pageIds) {
-      for (const batch of inBatches(pageIds)) await removeBatch(trx, batch);
+      for (const batch of inBatches(pageIds)) await deleteFtsDocuments(trx, batch);
     },
 
     async removeWorkspace(trx, workspaceId) {
-      await sql`delete from search_fts where rowid in (
-        select fts_rowid from search_documents where workspace_id = ${workspaceId})`.execute(trx);
-      await trx.deleteFrom('search_documents').where('workspace_id', '=', workspaceId).execute();
+      await deleteWorkspaceFtsDocuments(trx, workspaceId);
     },
 
     async query(query: SearchQuery) {
       const terms = queryTerms(query.q);
       if (terms.length === 0) return { total: 0, results: [] };
-      const match = ftsMatchExpression(terms);
-      // CROSS JOIN pins the FTS match as the outer loop: SQLite must not scan the workspace's
-      // documents and probe the FTS table once per row. bm25() runs for every match, since
-      // any of them may rank first; ORDER BY with LIMIT keeps only the best `limit` rows as
-      // it goes. FTS5's auxiliary functions cannot share a query with a window function, so
-      // the count is a query of its own (stopping at the cap; a page that is not full counts
-      // itself), and snippet() waits for a third so it runs for the page of results only.
-      const from = sql`
-        from search_fts cross join search_documents d on d.fts_rowid = search_fts.rowid
-        where search_fts match ${match}
-          and d.workspace_id = ${query.workspaceId}
-          and d.restricted = 0
-          ${query.publishedOnly ? sql`and d.status = 'published'` : sql``}`;
-      const { rows } = await sql<RankedRow>`
-        select search_fts.rowid as rid, d.page_id, d.path, d.title, -bm25(search_fts, ${BM25_WEIGHTS}) as score
-        ${from}
-        order by score desc, d.path
-        limit ${query.limit}`.execute(db);
-      const total = rows.length < query.limit ? rows.length : await countMatches(from);
+      const filter = {
+        match: ftsMatchExpression(terms),
+        workspaceId: query.workspaceId,
+        publishedOnly: query.publishedOnly,
+      };
+      // The count stops at the cap, and a page of results that is not full counts itself;
+      // snippet() waits for a query of its own so it runs for the page of results only.
+      const rows = await rankFtsMatches(db, filter, query.limit);
+      const total =
+        rows.length < query.limit ? rows.length : await countFtsMatches(db, filter, SEARCH_TOTAL_CAP);
       const marked = await snippets(
-        match,
+        filter.match,
         rows.map((r) => r.rid),
       );
       const results: SearchHit[] = rows.map((r) => ({

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { type Actor, isSystem } from '../domain/actor.js';
 import { normalizePagePath } from '../domain/paths.js';
 import { CAN } from '../domain/policy.js';
-import { inBatches } from '../store/batches.js';
 import type { Store } from '../store/database.js';
+import * as activityTable from '../store/repositories/activity.js';
 import * as pagesTable from '../store/repositories/pages.js';
 import type { Queryable } from '../store/repositories/queryable.js';
 import type { ActivityRow } from '../store/schema.js';
@@ -71,15 +71,13 @@ const activityRow = (entry: ActivityEntry): ActivityRow => ({
  */
 export async function record(trx: Queryable, entry: ActivityEntry): Promise<string> {
   const row = activityRow(entry);
-  await trx.insertInto('activity').values(row).execute();
+  await activityTable.insertActivity(trx, row);
   return row.id;
 }
 
 /** `record` for many entries (a sync's changes), a batch per statement; ids follow the entries' order. */
 export async function recordMany(trx: Queryable, entries: readonly ActivityEntry[]): Promise<void> {
-  for (const batch of inBatches(entries.map(activityRow))) {
-    await trx.insertInto('activity').values(batch).execute();
-  }
+  await activityTable.insertActivities(trx, entries.map(activityRow));
 }
 
 const ULID_RE = /^[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -123,25 +121,12 @@ export function createActivity(deps: { store: Store; access: AccessService }) {
 
   async function page(
     workspaceId: string,
-    filter: { actions?: string[]; actorId?: string; pageId?: string; path?: string },
+    filter: activityTable.ActivityFilter,
     limit: number,
     before?: string,
   ): Promise<{ data: ActivityRecord[]; next_cursor: string | null }> {
-    let query = db
-      .selectFrom('activity')
-      .leftJoin('users', 'users.id', 'activity.actor_id')
-      .selectAll('activity')
-      .select('users.name as actor_name')
-      .where('activity.workspace_id', '=', workspaceId);
-    if (filter.actions?.length) query = query.where('activity.action', 'in', filter.actions);
-    if (filter.actorId) query = query.where('activity.actor_id', '=', filter.actorId);
-    if (filter.pageId) query = query.where('activity.page_id', '=', filter.pageId);
-    else if (filter.path) query = query.where('activity.path', '=', filter.path);
-    if (before) query = query.where('activity.id', '<', before);
-    const rows = await query
-      .orderBy('activity.id', 'desc')
-      .limit(limit + 1)
-      .execute();
+    // One more than asked tells whether older entries remain.
+    const rows = await activityTable.listActivity(db, workspaceId, filter, { before, limit: limit + 1 });
     const more = rows.length > limit;
     const data = rows.slice(0, limit).map(present);
     return { data, next_cursor: more ? (data[data.length - 1]?.id ?? null) : null };
@@ -167,21 +152,13 @@ export function createActivity(deps: { store: Store; access: AccessService }) {
       const { workspace: ws } = await deps.access.require(actor, workspace, CAN.read);
       const path = normalizePagePath(input.page);
       const current = await pagesTable.findByPath(db, ws.id, path);
-      const alias = current
-        ? undefined
-        : await db
-            .selectFrom('page_aliases')
-            .select('page_id as id')
-            .where('workspace_id', '=', ws.id)
-            .where('old_path', '=', path)
-            .executeTakeFirst();
-      const pageId = (current ?? alias)?.id;
+      const pageId = current ? current.id : await activityTable.findPageIdOnceAt(db, ws.id, path);
       return page(ws.id, pageId ? { pageId } : { path }, input.limit, input.cursor);
     },
   };
 }
 
-function present(row: ActivityRow & { actor_name: string | null }): ActivityRecord {
+function present(row: activityTable.ActivityWithActorName): ActivityRecord {
   let details: Record<string, unknown> = {};
   try {
     details = JSON.parse(row.details) as Record<string, unknown>;

@@ -19,6 +19,7 @@ import { AppError } from '../../errors.js';
 import { parseInput } from '../../domain/validate.js';
 import type { Logger } from '../../logger.js';
 import type { Store } from '../../store/database.js';
+import { holdsWorkspaceRole, isOrgSuperadmin } from '../../store/repositories/ai-access.js';
 import type { AccessService } from '../access.js';
 import type { ChatContextBuilder, ChatSourceRef } from './context.js';
 
@@ -75,22 +76,8 @@ export function createAiService(deps: AiServiceDeps) {
   async function canEditSomewhere(actor: Actor): Promise<boolean> {
     if (actor.via === 'system') return true;
     const onlyOrg = actor.via === 'api_key' ? actor.orgId : undefined;
-    let owner = store.db
-      .selectFrom('org_members')
-      .select('org_id')
-      .where('user_id', '=', actor.userId)
-      .where('role', '=', 'superadmin');
-    if (onlyOrg) owner = owner.where('org_id', '=', onlyOrg);
-    if (await owner.executeTakeFirst()) return true;
-    let member = store.db
-      .selectFrom('workspace_members')
-      .innerJoin('workspaces', 'workspaces.id', 'workspace_members.workspace_id')
-      .select('workspaces.id')
-      .where('workspace_members.user_id', '=', actor.userId)
-      .where('workspace_members.role', 'in', EDITOR_ROLES)
-      .where('workspaces.deleted_at', 'is', null);
-    if (onlyOrg) member = member.where('workspaces.org_id', '=', onlyOrg);
-    return Boolean(await member.executeTakeFirst());
+    if (await isOrgSuperadmin(store.db, actor.userId, onlyOrg)) return true;
+    return holdsWorkspaceRole(store.db, actor.userId, EDITOR_ROLES, onlyOrg);
   }
 
   /** Provider failures are the operator's to see: logged with their code and safe details only. */

@@ -1,4 +1,3 @@
-import type { Kysely } from 'kysely';
 import { ulid } from 'ulid';
 import { z } from 'zod';
 import type { Actor } from '../../domain/actor.js';
@@ -7,8 +6,10 @@ import { atLeast, CAN, type Requirement, type Role } from '../../domain/policy.j
 import { forbidden, invalid, notFound } from '../../errors.js';
 import { renderComment } from '../../render/markdown-loader.js';
 import type { Store } from '../../store/database.js';
+import * as commentsTable from '../../store/repositories/comments.js';
+import type { CommentView } from '../../store/repositories/comments.js';
 import * as pagesTable from '../../store/repositories/pages.js';
-import type { Database, WorkspaceRow } from '../../store/schema.js';
+import type { WorkspaceRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
 import { record } from '../activity.js';
 import type { Clock } from '../../lib/clock.js';
@@ -86,23 +87,6 @@ export function parseMentions(markdown: string): string[] {
   return [...handles];
 }
 
-/** Comments joined with their page's current path and their author. */
-function commentQuery(db: Kysely<Database>) {
-  return db
-    .selectFrom('comments')
-    .innerJoin('pages', 'pages.id', 'comments.page_id')
-    .innerJoin('users', 'users.id', 'comments.author_id')
-    .selectAll('comments')
-    .select([
-      'pages.path as page_path',
-      'pages.restricted as page_restricted',
-      'users.name as author_name',
-      'users.handle as author_handle',
-    ]);
-}
-
-type CommentRow = Awaited<ReturnType<ReturnType<typeof commentQuery>['execute']>>[number];
-
 /**
  * Page comments and threads. Reading needs read access;
  * commenting the commenter role; resolving the editor role. Authors edit
@@ -132,20 +116,13 @@ export function createComments(deps: {
       change,
     });
 
-  const baseQuery = () => commentQuery(db);
-
-  async function mentionRefs(rows: CommentRow[]): Promise<Map<string, UserRef>> {
+  async function mentionRefs(rows: CommentView[]): Promise<Map<string, UserRef>> {
     const ids = [...new Set(rows.flatMap((r) => JSON.parse(r.mentions) as string[]))];
-    if (ids.length === 0) return new Map();
-    const users = await db
-      .selectFrom('users')
-      .select(['id', 'name', 'handle'])
-      .where('id', 'in', ids)
-      .execute();
+    const users = await commentsTable.listMentionedUsers(db, ids);
     return new Map(users.map((u) => [u.id, u]));
   }
 
-  async function present(rows: CommentRow[]): Promise<CommentRecord[]> {
+  async function present(rows: CommentView[]): Promise<CommentRecord[]> {
     const refs = await mentionRefs(rows);
     const bodiesHtml = await Promise.all(rows.map((r) => renderComment(r.body)));
     return rows.map((r, i) => ({
@@ -166,7 +143,7 @@ export function createComments(deps: {
   }
 
   async function one(id: string): Promise<CommentRecord> {
-    const row = await baseQuery().where('comments.id', '=', id).executeTakeFirst();
+    const row = await commentsTable.findCommentView(db, id);
     if (!row) throw notFound('Comment');
     return (await present([row]))[0]!;
   }
@@ -175,9 +152,9 @@ export function createComments(deps: {
   async function resolveMentions(workspace: WorkspaceRow, markdown: string): Promise<string[]> {
     const handles = parseMentions(markdown);
     if (handles.length === 0) return [];
-    const users = await db.selectFrom('users').select(['id']).where('handle', 'in', handles).execute();
     const members: string[] = [];
-    for (const u of users) if (await effectiveRole(db, workspace, u.id)) members.push(u.id);
+    for (const userId of await commentsTable.findUserIdsByHandles(db, handles))
+      if (await effectiveRole(db, workspace, userId)) members.push(userId);
     return members;
   }
 
@@ -194,7 +171,7 @@ export function createComments(deps: {
 
   /** Loads a comment and checks `need` in its workspace (404 when the caller cannot read it). */
   async function authorizeOn(actor: Actor, id: string, need: Requirement) {
-    const row = await db.selectFrom('comments').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await commentsTable.findComment(db, id);
     if (!row) throw notFound('Comment');
     const { workspace, role } = await deps.access.require(actor, row.workspace_id, need);
     const page = await pagesTable.findByIdAnywhere(db, row.page_id);
@@ -208,15 +185,11 @@ export function createComments(deps: {
     const rootId = row.parent_id ?? row.id;
     const now = deps.clock.now().toISOString();
     await db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('comments')
-        .set({
-          resolved: resolved ? 1 : 0,
-          resolved_by: resolved ? actor.userId : null,
-          resolved_at: resolved ? now : null,
-        })
-        .where('id', '=', rootId)
-        .execute();
+      await commentsTable.setResolution(trx, rootId, {
+        resolved: resolved ? 1 : 0,
+        resolved_by: resolved ? actor.userId : null,
+        resolved_at: resolved ? now : null,
+      });
       await record(trx, {
         workspaceId: workspace.id,
         action: resolved ? 'comment_resolved' : 'comment_reopened',
@@ -238,28 +211,19 @@ export function createComments(deps: {
      */
     async list(actor: Actor, workspaceId: string, input: z.infer<typeof listCommentsInput>) {
       const { workspace, role } = await deps.access.require(actor, workspaceId, CAN.read);
-      let query = baseQuery()
-        .where('comments.workspace_id', '=', workspace.id)
-        .where('comments.parent_id', 'is', null);
-      if (input.page)
-        query = query.where('comments.page_id', '=', (await findPage(workspace, role, input.page)).id);
-      if (!atLeast(role, 'admin')) query = query.where('pages.restricted', '=', 0);
-      if (input.cursor) query = query.where('comments.id', '>', input.cursor);
-      const roots = await query
-        .orderBy('comments.id')
-        .limit(input.limit + 1)
-        .execute();
+      const pageId = input.page ? (await findPage(workspace, role, input.page)).id : undefined;
+      // One more than asked tells whether more threads follow.
+      const roots = await commentsTable.listThreadRoots(db, workspace.id, {
+        ...(pageId !== undefined ? { pageId } : {}),
+        unrestrictedOnly: !atLeast(role, 'admin'),
+        after: input.cursor,
+        limit: input.limit + 1,
+      });
       const shown = roots.slice(0, input.limit);
-      const replies = shown.length
-        ? await baseQuery()
-            .where(
-              'comments.parent_id',
-              'in',
-              shown.map((r) => r.id),
-            )
-            .orderBy('comments.id')
-            .execute()
-        : [];
+      const replies = await commentsTable.listReplies(
+        db,
+        shown.map((r) => r.id),
+      );
       const records = await present([...shown, ...replies]);
       const threads: CommentThread[] = records.slice(0, shown.length).map((root) => ({
         ...root,
@@ -281,12 +245,7 @@ export function createComments(deps: {
       const page = await findPage(workspace, role, input.page);
       let parentId: string | null = null;
       if (input.parent_id) {
-        const parent = await db
-          .selectFrom('comments')
-          .select(['id', 'parent_id', 'page_id'])
-          .where('id', '=', input.parent_id)
-          .where('workspace_id', '=', workspace.id)
-          .executeTakeFirst();
+        const parent = await commentsTable.findCommentInWorkspace(db, workspace.id, input.parent_id);
         if (!parent || parent.page_id !== page.id) {
           throw invalid('parent_id', 'parent_id must be a comment on the same page');
         }
@@ -296,23 +255,20 @@ export function createComments(deps: {
       const now = deps.clock.now().toISOString();
       const id = ulid();
       await db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('comments')
-          .values({
-            id,
-            workspace_id: workspace.id,
-            page_id: page.id,
-            parent_id: parentId,
-            author_id: actor.userId,
-            body: input.body,
-            mentions: JSON.stringify(mentions),
-            resolved: 0,
-            resolved_by: null,
-            resolved_at: null,
-            created_at: now,
-            updated_at: now,
-          })
-          .execute();
+        await commentsTable.insertComment(trx, {
+          id,
+          workspace_id: workspace.id,
+          page_id: page.id,
+          parent_id: parentId,
+          author_id: actor.userId,
+          body: input.body,
+          mentions: JSON.stringify(mentions),
+          resolved: 0,
+          resolved_by: null,
+          resolved_at: null,
+          created_at: now,
+          updated_at: now,
+        });
         await record(trx, {
           workspaceId: workspace.id,
           action: 'comment_created',
@@ -332,15 +288,11 @@ export function createComments(deps: {
       const { row, workspace, path } = await authorizeOn(actor, id, CAN.comment);
       if (row.author_id !== actor.userId) throw forbidden('Only the author can edit a comment');
       const mentions = await resolveMentions(workspace, input.body);
-      await db
-        .updateTable('comments')
-        .set({
-          body: input.body,
-          mentions: JSON.stringify(mentions),
-          updated_at: deps.clock.now().toISOString(),
-        })
-        .where('id', '=', id)
-        .execute();
+      await commentsTable.updateBody(db, id, {
+        body: input.body,
+        mentions: JSON.stringify(mentions),
+        updated_at: deps.clock.now().toISOString(),
+      });
       changed(workspace.id, path, id, actor, 'updated');
       return one(id);
     },
@@ -351,10 +303,7 @@ export function createComments(deps: {
       if (row.author_id !== actor.userId && !atLeast(role, 'admin')) {
         throw forbidden('Only the author or an admin can delete a comment');
       }
-      await db
-        .deleteFrom('comments')
-        .where((eb) => eb.or([eb('id', '=', id), eb('parent_id', '=', id)]))
-        .execute();
+      await commentsTable.deleteWithReplies(db, id);
       changed(workspace.id, path, id, actor, 'deleted');
     },
 

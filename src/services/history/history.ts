@@ -17,6 +17,7 @@ import {
 import { diffTexts } from '../../git/text-diff.js';
 import type { Store } from '../../store/database.js';
 import * as pagesTable from '../../store/repositories/pages.js';
+import { listUsersByEmails } from '../../store/repositories/user-refs.js';
 import type { AccessService, WorkspaceAccess } from '../access.js';
 import type { deletedPagesInput, pageAtCommitInput, pageDiffInput, pageHistoryInput } from './inputs.js';
 
@@ -105,12 +106,7 @@ export function createPageHistory(deps: HistoryDeps) {
   /** The Folio users who authored the commits (id and handle), by email. */
   async function usersByEmail(emails: string[]): Promise<Map<string, { id: string; handle: string }>> {
     const unique = [...new Set(emails.filter((e) => e !== ''))];
-    if (unique.length === 0) return new Map();
-    const rows = await db
-      .selectFrom('users')
-      .select(['id', 'email', 'handle'])
-      .where('email', 'in', unique)
-      .execute();
+    const rows = await listUsersByEmails(db, unique);
     return new Map(rows.map((r) => [r.email, { id: r.id, handle: r.handle }]));
   }
 

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import type { Store } from '../../store/database.js';
+import { countUnsentMail } from '../../store/repositories/mail-outbox.js';
 
 /** Free space under which the data directory is reported as low. */
 export const LOW_DISK_BYTES = 1024 ** 3;
@@ -54,12 +55,7 @@ export function createHealthService(deps: HealthDeps) {
 
   async function outbox(): Promise<CheckResult> {
     try {
-      const row = await deps.store.db
-        .selectFrom('outbox')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('sent_at', 'is', null)
-        .executeTakeFirst();
-      return { status: 'ok', backlog: Number(row?.n ?? 0) };
+      return { status: 'ok', backlog: await countUnsentMail(deps.store.db) };
     } catch (error) {
       return { status: 'fail', error: (error as Error).message };
     }

@@ -1,9 +1,9 @@
 import type { Transporter } from 'nodemailer';
 import { ulid } from 'ulid';
-import type { Kysely } from 'kysely';
 import type { Logger } from '../../logger.js';
 import type { Store } from '../../store/database.js';
-import type { Database } from '../../store/schema.js';
+import * as outboxTable from '../../store/repositories/mail-outbox.js';
+import type { Queryable } from '../../store/repositories/queryable.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Metrics } from '../../metrics/metrics.js';
 import { coalescedRuns } from '../../lib/coalesced-runs.js';
@@ -45,23 +45,20 @@ export function createOutbox(store: Store, clock: Clock, enabled: boolean) {
     wake() {
       if (enabled) kick();
     },
-    async enqueue(mail: Mail, trx: Kysely<Database> = store.db): Promise<void> {
+    async enqueue(mail: Mail, trx: Queryable = store.db): Promise<void> {
       if (!enabled) return;
       const now = clock.now().toISOString();
-      await trx
-        .insertInto('outbox')
-        .values({
-          id: ulid(),
-          to_address: mail.to,
-          subject: mail.subject,
-          text_body: mail.text,
-          attempts: 0,
-          next_attempt_at: now,
-          sent_at: null,
-          last_error: null,
-          created_at: now,
-        })
-        .execute();
+      await outboxTable.insertMail(trx, {
+        id: ulid(),
+        to_address: mail.to,
+        subject: mail.subject,
+        text_body: mail.text,
+        attempts: 0,
+        next_attempt_at: now,
+        sent_at: null,
+        last_error: null,
+        created_at: now,
+      });
       kick();
     },
   };
@@ -92,27 +89,16 @@ export async function createMailWorker(deps: {
   /** Takes the mail for this worker; false when another worker took it first. */
   async function claim(id: string, seenNextAttempt: string): Promise<boolean> {
     const until = new Date(deps.clock.now().getTime() + CLAIM_MS).toISOString();
-    const result = await db
-      .updateTable('outbox')
-      .set({ next_attempt_at: until })
-      .where('id', '=', id)
-      .where('sent_at', 'is', null)
-      .where('next_attempt_at', '=', seenNextAttempt)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    return outboxTable.claimMail(db, id, seenNextAttempt, until);
   }
 
   async function drainOnce(): Promise<void> {
     const now = deps.clock.now();
-    const due = await db
-      .selectFrom('outbox')
-      .selectAll()
-      .where('sent_at', 'is', null)
-      .where('attempts', '<', MAX_MAIL_ATTEMPTS)
-      .where('next_attempt_at', '<=', now.toISOString())
-      .orderBy('created_at')
-      .limit(20)
-      .execute();
+    const due = await outboxTable.listDueMail(db, {
+      now: now.toISOString(),
+      maxAttempts: MAX_MAIL_ATTEMPTS,
+      limit: 20,
+    });
     for (const mail of due) {
       if (!(await claim(mail.id, mail.next_attempt_at))) continue;
       try {
@@ -122,24 +108,16 @@ export async function createMailWorker(deps: {
           subject: mail.subject,
           text: mail.text_body,
         });
-        await db
-          .updateTable('outbox')
-          .set({ sent_at: deps.clock.now().toISOString() })
-          .where('id', '=', mail.id)
-          .execute();
+        await outboxTable.markMailSent(db, mail.id, deps.clock.now().toISOString());
       } catch (error) {
         deps.metrics?.mailFailures.inc();
         const attempts = mail.attempts + 1;
         const backoff = Math.min(3_600_000, 30_000 * 2 ** (attempts - 1));
-        await db
-          .updateTable('outbox')
-          .set({
-            attempts,
-            next_attempt_at: new Date(now.getTime() + backoff).toISOString(),
-            last_error: (error as Error).message.slice(0, 500),
-          })
-          .where('id', '=', mail.id)
-          .execute();
+        await outboxTable.recordMailFailure(db, mail.id, {
+          attempts,
+          next_attempt_at: new Date(now.getTime() + backoff).toISOString(),
+          last_error: (error as Error).message.slice(0, 500),
+        });
         deps.logger.warn(
           { mail_id: mail.id, attempts, err: (error as Error).message },
           'mail delivery failed',

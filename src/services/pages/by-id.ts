@@ -4,6 +4,7 @@ import { atLeast, CAN, type Requirement } from '../../domain/policy.js';
 import { slugify } from '../../domain/slug.js';
 import { notFound } from '../../errors.js';
 import type { Store } from '../../store/database.js';
+import { listPageCreations } from '../../store/repositories/activity.js';
 import * as pagesTable from '../../store/repositories/pages.js';
 import type { PageRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
@@ -80,15 +81,7 @@ export function createPagesById(deps: { store: Store; access: AccessService; pag
 
   /** Who created each page, from the activity feed's `page_created` entries. */
   async function authorsOf(workspaceId: string, ids: string[]): Promise<Map<string, string | null>> {
-    if (ids.length === 0) return new Map();
-    const rows = await db
-      .selectFrom('activity')
-      .select(['page_id', 'actor_id'])
-      .where('workspace_id', '=', workspaceId)
-      .where('action', '=', 'page_created')
-      .where('page_id', 'in', ids)
-      .orderBy('created_at')
-      .execute();
+    const rows = await listPageCreations(db, workspaceId, ids);
     const authors = new Map<string, string | null>();
     for (const row of rows)
       if (row.page_id && !authors.has(row.page_id)) authors.set(row.page_id, row.actor_id);

@@ -2,6 +2,7 @@ import type { WorkspaceFiles } from '../../content/workspace-files.js';
 import { contentHash } from '../../domain/frontmatter.js';
 import { rewriteLinks } from '../../domain/wikilinks.js';
 import type { SearchIndex } from '../../search/search-index.js';
+import { replaceAlias } from '../../store/repositories/page-aliases.js';
 import * as pagesTable from '../../store/repositories/pages.js';
 import type { Queryable } from '../../store/repositories/queryable.js';
 import type { PageRow } from '../../store/schema.js';
@@ -81,15 +82,7 @@ export async function recordAlias(
   workspaceId: string,
   move: { pageId: string; from: string; to: string; at: string },
 ): Promise<void> {
-  await trx
-    .deleteFrom('page_aliases')
-    .where('workspace_id', '=', workspaceId)
-    .where('old_path', 'in', [move.from, move.to])
-    .execute();
-  await trx
-    .insertInto('page_aliases')
-    .values({ workspace_id: workspaceId, old_path: move.from, page_id: move.pageId, created_at: move.at })
-    .execute();
+  await replaceAlias(trx, workspaceId, move);
 }
 
 /**

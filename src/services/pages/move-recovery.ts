@@ -10,6 +10,7 @@ import type { SearchIndex } from '../../search/search-index.js';
 import type { Store } from '../../store/database.js';
 import type { PageRow } from '../../store/schema.js';
 import type { Clock } from '../../lib/clock.js';
+import { listPageMoveDetailsSince } from '../../store/repositories/activity.js';
 import * as pagesTable from '../../store/repositories/pages.js';
 import * as workspacesTable from '../../store/repositories/workspaces.js';
 import { indexMove, type LinkRewrite, touched } from './move-index.js';
@@ -71,17 +72,10 @@ export function createMoveRecovery(deps: MoveRecoveryDeps) {
 
   /** Whether the move's `page_moved` entry was committed (or reconciliation saw the move). */
   async function activityRecorded(workspaceId: string, move: MoveRecord): Promise<boolean> {
-    const entries = await db
-      .selectFrom('activity')
-      .select('details')
-      .where('workspace_id', '=', workspaceId)
-      .where('page_id', '=', move.page_id)
-      .where('action', '=', 'page_moved')
-      .where('created_at', '>=', move.started_at)
-      .execute();
-    return entries.some((e) => {
+    const entries = await listPageMoveDetailsSince(db, workspaceId, move.page_id, move.started_at);
+    return entries.some((text) => {
       try {
-        const details = JSON.parse(e.details) as Record<string, unknown>;
+        const details = JSON.parse(text) as Record<string, unknown>;
         return details.old_path === move.from && details.new_path === move.to;
       } catch {
         return false;

@@ -3,6 +3,7 @@ import { slugify } from '../../domain/slug.js';
 import { type Actor, isSystem } from '../../domain/actor.js';
 import { forbidden, notFound } from '../../errors.js';
 import type { Logger } from '../../logger.js';
+import * as orgsOfWorkspaces from '../../store/repositories/workspace-orgs.js';
 import * as workspacesTable from '../../store/repositories/workspaces.js';
 import type { Store } from '../../store/database.js';
 import type { WorkspaceRow } from '../../store/schema.js';
@@ -70,14 +71,9 @@ export function createRebuilder(deps: RebuildDeps) {
       const row = await db.transaction().execute(async (trx) => {
         let adoption: Adoption = 'own';
         let orgId = meta.org_id;
-        if (await trx.selectFrom('orgs').select('id').where('id', '=', orgId).executeTakeFirst()) {
+        if (await orgsOfWorkspaces.orgExists(trx, orgId)) {
           // A placeholder made earlier (this run or a previous one) still waits for the first registration.
-          const member = await trx
-            .selectFrom('org_members')
-            .select('user_id')
-            .where('org_id', '=', orgId)
-            .executeTakeFirst();
-          if (!member) adoption = 'pending-first-registration';
+          if (!(await orgsOfWorkspaces.orgHasMembers(trx, orgId))) adoption = 'pending-first-registration';
         } else {
           const owner = await platformOwnerOrg(trx);
           if (owner) {
@@ -86,10 +82,7 @@ export function createRebuilder(deps: RebuildDeps) {
           } else {
             adoption = 'pending-first-registration';
             const handle = await uniqueHandle(trx, 'orgs', slugify(meta.org_handle) || 'restored');
-            await trx
-              .insertInto('orgs')
-              .values({ id: orgId, handle, name: handle, plan: 'free', created_at: now })
-              .execute();
+            await orgsOfWorkspaces.insertPlaceholderOrg(trx, { id: orgId, handle, at: now });
           }
         }
         const taken = await workspacesTable.isSlugTaken(trx, meta.slug);

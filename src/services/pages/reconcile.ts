@@ -6,8 +6,8 @@ import { contentHash } from '../../domain/frontmatter.js';
 import type { WorkspaceLock } from '../../git/lock.js';
 import type { Logger } from '../../logger.js';
 import type { SearchIndex } from '../../search/search-index.js';
-import { inBatches } from '../../store/batches.js';
 import type { Store } from '../../store/database.js';
+import { deleteAliasesOfPages } from '../../store/repositories/page-aliases.js';
 import * as pagesTable from '../../store/repositories/pages.js';
 import * as workspacesTable from '../../store/repositories/workspaces.js';
 import type { PageRow, WorkspaceRow } from '../../store/schema.js';
@@ -234,9 +234,7 @@ export function createReconciler(deps: ReconcilerDeps) {
       // Rows that leave or change path go first, so no path is held twice mid-way.
       const gone = [...removedIds, ...writes.filter((w) => w.kind === 'moved').map((w) => w.row.id)];
       await pagesTable.deleteByIds(trx, gone);
-      for (const part of inBatches(removedIds)) {
-        await trx.deleteFrom('page_aliases').where('page_id', 'in', part).execute();
-      }
+      await deleteAliasesOfPages(trx, removedIds);
       await searchIndex.removeMany(trx, removedIds);
       await pagesTable.upsertRows(trx, written);
       // A rename found on disk or pulled from git redirects its old URL, as a move through Folio does.

@@ -12,6 +12,7 @@ import type { ConflictFile } from '../../git/repository.js';
 import type { Store } from '../../store/database.js';
 import * as pagesTable from '../../store/repositories/pages.js';
 import type { Queryable } from '../../store/repositories/queryable.js';
+import * as syncState from '../../store/repositories/sync-state.js';
 import type { SyncConflictRow, WorkspaceRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
 import { actorIdOf, record } from '../activity.js';
@@ -118,15 +119,7 @@ export function createSyncConflicts(deps: {
   const artefactFile = (row: SyncConflictRow, version: ConflictVersion) =>
     path.join(artefactDir(row), `${version}${path.posix.extname(row.path) || '.md'}`);
 
-  const openRows = (workspaceId: string) =>
-    db
-      .selectFrom('sync_conflicts')
-      .selectAll()
-      .where('workspace_id', '=', workspaceId)
-      .where('resolved_at', 'is', null)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
+  const openRows = (workspaceId: string) => syncState.listOpenConflicts(db, workspaceId);
 
   async function readVersion(row: SyncConflictRow, version: ConflictVersion): Promise<string | null> {
     return readFile(artefactFile(row, version), 'utf8').catch(() => null);
@@ -147,22 +140,16 @@ export function createSyncConflicts(deps: {
   async function freeStamp(pageId: string): Promise<string> {
     for (let t = deps.clock.now().getTime(); ; t += 1000) {
       const stamp = compactStamp(new Date(t));
-      const taken = await db
-        .selectFrom('sync_conflicts')
-        .select('id')
-        .where('page_id', '=', pageId)
-        .where('stamp', '=', stamp)
-        .executeTakeFirst();
-      if (!taken) return stamp;
+      if (!(await syncState.isConflictStampTaken(db, pageId, stamp))) return stamp;
     }
   }
 
   async function close(row: SyncConflictRow, resolution: string, actorId: string | null): Promise<void> {
-    await db
-      .updateTable('sync_conflicts')
-      .set({ resolved_at: deps.clock.now().toISOString(), resolved_by: actorId, resolution })
-      .where('id', '=', row.id)
-      .execute();
+    await syncState.closeConflict(db, row.id, {
+      resolved_at: deps.clock.now().toISOString(),
+      resolved_by: actorId,
+      resolution,
+    });
     await rm(artefactDir(row), { recursive: true, force: true });
   }
 
@@ -177,24 +164,14 @@ export function createSyncConflicts(deps: {
 
   async function findByArtefact(pageId: string, stamp: string): Promise<SyncConflictRow> {
     if (!STAMP_RE.test(stamp) || pageId.length > 100) throw notFound('Conflict');
-    const row = await db
-      .selectFrom('sync_conflicts')
-      .selectAll()
-      .where('page_id', '=', pageId)
-      .where('stamp', '=', stamp)
-      .executeTakeFirst();
+    const row = await syncState.findConflictByStamp(db, pageId, stamp);
     if (!row) throw notFound('Conflict');
     return row;
   }
 
   async function requireRow(workspaceId: string, conflictId: string): Promise<SyncConflictRow> {
     if (conflictId.length > 100) throw notFound('Conflict');
-    const row = await db
-      .selectFrom('sync_conflicts')
-      .selectAll()
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', conflictId)
-      .executeTakeFirst();
+    const row = await syncState.findConflict(db, workspaceId, conflictId);
     if (!row) throw notFound('Conflict');
     return row;
   }
@@ -235,7 +212,7 @@ export function createSyncConflicts(deps: {
         if (c.ours !== null) await writeFile(artefactFile(row, 'ours'), c.ours);
         if (c.theirs !== null) await writeFile(artefactFile(row, 'theirs'), c.theirs);
         await db.transaction().execute(async (trx) => {
-          await trx.insertInto('sync_conflicts').values(row).execute();
+          await syncState.insertConflict(trx, row);
           await record(trx, {
             workspaceId: workspace.id,
             action: 'conflict_detected',
@@ -259,15 +236,14 @@ export function createSyncConflicts(deps: {
     async resolvedTexts(workspaceId: string, files: ConflictFile[]): Promise<Map<string, string | null>> {
       const out = new Map<string, string | null>();
       for (const c of files) {
-        const done = await db
-          .selectFrom('sync_conflicts')
-          .select('theirs_hash')
-          .where('workspace_id', '=', workspaceId)
-          .where('path', '=', c.path)
-          .where('resolution', 'in', RESOLVED_BY_USER)
-          .orderBy('resolved_at', 'desc')
-          .executeTakeFirst();
-        if (done && done.theirs_hash === hashOrNull(c.theirs)) out.set(c.path, c.ours);
+        const resolvedAgainst = await syncState.findLatestResolvedTheirsHash(
+          db,
+          workspaceId,
+          c.path,
+          RESOLVED_BY_USER,
+        );
+        if (resolvedAgainst !== undefined && resolvedAgainst === hashOrNull(c.theirs))
+          out.set(c.path, c.ours);
       }
       return out;
     },

@@ -10,6 +10,7 @@ import { runGit, type GitAuth } from '../../git/git.js';
 import type { WorkspaceLock } from '../../git/lock.js';
 import { classifyRemote, type ClassifiedRemote } from '../../git/remote-url.js';
 import type { Store } from '../../store/database.js';
+import * as syncState from '../../store/repositories/sync-state.js';
 import * as workspacesTable from '../../store/repositories/workspaces.js';
 import type { WorkspaceRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
@@ -132,11 +133,7 @@ export function createGitRemote(deps: GitRemoteDeps) {
         };
       }
       if (kind !== 'https') return undefined;
-      const row = await db
-        .selectFrom('workspace_sync')
-        .select(['git_username', 'git_password'])
-        .where('workspace_id', '=', ws.id)
-        .executeTakeFirst();
+      const row = await syncState.findSyncCredentials(db, ws.id);
       if (!row?.git_username || !row.git_password) return undefined;
       return { kind: 'https', username: row.git_username, password: await open(ws.id, row.git_password) };
     },
@@ -152,11 +149,7 @@ export function createGitRemote(deps: GitRemoteDeps) {
         updated_at: now,
       };
       await db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('workspace_sync')
-          .values({ workspace_id: workspace.id, ...fields })
-          .onConflict((oc) => oc.column('workspace_id').doUpdateSet(fields))
-          .execute();
+        await syncState.upsertSyncRecord(trx, workspace.id, fields);
         await record(trx, {
           workspaceId: workspace.id,
           action: 'git_credentials_updated',
@@ -171,15 +164,7 @@ export function createGitRemote(deps: GitRemoteDeps) {
     /** Admins: forgets the HTTPS credentials. */
     async clearCredentials(actor: Actor, idOrSlug: string): Promise<void> {
       const { workspace } = await deps.access.require(actor, idOrSlug, CAN.administerDelete);
-      await db
-        .updateTable('workspace_sync')
-        .set({
-          git_username: null,
-          git_password: null,
-          credentials_updated_at: deps.clock.now().toISOString(),
-        })
-        .where('workspace_id', '=', workspace.id)
-        .execute();
+      await syncState.clearSyncCredentials(db, workspace.id, deps.clock.now().toISOString());
     },
 
     /**

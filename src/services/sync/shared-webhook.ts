@@ -3,6 +3,7 @@ import { payloadRepositoryUrls, repositoryKey } from '../../git/repository-key.j
 import { AppError, unauthorized } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { Store } from '../../store/database.js';
+import { listLiveWithRemoteOnBranch } from '../../store/repositories/workspaces.js';
 
 /** The delivery's JSON: a JSON body, or GitHub's form-encoded `payload=`; null when neither. */
 function parseBody(rawBody: Buffer): unknown {
@@ -45,13 +46,7 @@ export function createSharedWebhook(deps: {
         payloadRepositoryUrls(parseBody(rawBody)).flatMap((url) => repositoryKey(url) ?? []),
       );
       if (keys.size === 0) return { status: 'ignored' };
-      const candidates = await deps.store.db
-        .selectFrom('workspaces')
-        .select(['id', 'git_remote', 'git_branch'])
-        .where('deleted_at', 'is', null)
-        .where('git_remote', 'is not', null)
-        .where('git_branch', '=', push.branch)
-        .execute();
+      const candidates = await listLiveWithRemoteOnBranch(deps.store.db, push.branch);
       const matching = candidates.filter(
         (ws) => ws.git_remote && keys.has(repositoryKey(ws.git_remote) ?? ''),
       );

@@ -1,11 +1,11 @@
 import path from 'node:path';
-import type { Kysely } from 'kysely';
 import type { EventBus } from '../../events/bus.js';
 import { GitError, type GitErrorKind, redactCredentials } from '../../git/git.js';
 import { readKnownHosts, type TrustedHostKey } from '../../git/known-hosts.js';
 import type { Store } from '../../store/database.js';
+import type { Queryable } from '../../store/repositories/queryable.js';
+import * as syncState from '../../store/repositories/sync-state.js';
 import * as workspacesTable from '../../store/repositories/workspaces.js';
-import type { Database } from '../../store/schema.js';
 import type { Clock } from '../../lib/clock.js';
 
 /**
@@ -69,18 +69,12 @@ export function errorText(error: unknown, context?: string): string {
 
 /** The sync summaries of several workspaces (those never synced are absent). */
 export async function syncSummaries(
-  db: Kysely<Database>,
+  db: Queryable,
   dataDir: string,
   ids: string[],
 ): Promise<Map<string, SyncSummary>> {
   const out = new Map<string, SyncSummary>();
-  if (ids.length === 0) return out;
-  const rows = await db
-    .selectFrom('workspace_sync')
-    .select(['workspace_id', 'last_sync_at', 'last_error', 'git_username', 'git_password'])
-    .where('workspace_id', 'in', ids)
-    .execute();
-  for (const r of rows) {
+  for (const r of await syncState.listSyncSummaryRows(db, ids)) {
     const [hostKey] = await readKnownHosts(knownHostsFile(dataDir, r.workspace_id));
     out.set(r.workspace_id, {
       last_sync_at: r.last_sync_at,
@@ -105,12 +99,7 @@ export function createSyncState(deps: { store: Store; events: EventBus; clock: C
     workspaceId: string,
     fields: Partial<Record<'last_sync_at' | 'last_error' | 'last_error_at', string | null>>,
   ) {
-    const at = now();
-    await db
-      .insertInto('workspace_sync')
-      .values({ workspace_id: workspaceId, updated_at: at, ...fields })
-      .onConflict((oc) => oc.column('workspace_id').doUpdateSet({ ...fields, updated_at: at }))
-      .execute();
+    await syncState.upsertSyncRecord(db, workspaceId, { ...fields, updated_at: now() });
   }
 
   return {

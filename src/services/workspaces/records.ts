@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { metaFromRow, writeWorkspaceMeta } from '../../content/workspace-meta.js';
 import { MAX_SLUG_LENGTH, slugify } from '../../domain/slug.js';
+import * as orgsOfWorkspaces from '../../store/repositories/workspace-orgs.js';
 import * as workspacesTable from '../../store/repositories/workspaces.js';
 import type { Database, WorkspaceRow } from '../../store/schema.js';
 
@@ -24,23 +25,15 @@ export async function saveWorkspaceMeta(
   dataDir: string,
   row: WorkspaceRow,
 ): Promise<void> {
-  const org = await db.selectFrom('orgs').select('handle').where('id', '=', row.org_id).executeTakeFirst();
-  await writeWorkspaceMeta(dataDir, metaFromRow(row, org?.handle ?? 'unknown'));
+  const handle = await orgsOfWorkspaces.findOrgHandle(db, row.org_id);
+  await writeWorkspaceMeta(dataDir, metaFromRow(row, handle ?? 'unknown'));
 }
 
 /** The organization of the platform owner (the first user), if that user exists. */
 export async function platformOwnerOrg(
   db: Kysely<Database>,
 ): Promise<{ id: string; handle: string } | undefined> {
-  return db
-    .selectFrom('org_members')
-    .innerJoin('users', 'users.id', 'org_members.user_id')
-    .innerJoin('orgs', 'orgs.id', 'org_members.org_id')
-    .select(['orgs.id', 'orgs.handle'])
-    .where('users.is_platform_owner', '=', 1)
-    .where('org_members.role', '=', 'superadmin')
-    .orderBy('org_members.created_at')
-    .executeTakeFirst();
+  return orgsOfWorkspaces.findPlatformOwnerOrg(db);
 }
 
 /**
@@ -54,28 +47,13 @@ export async function adoptOrphanWorkspaces(
   dataDir: string,
   orgId: string,
 ): Promise<WorkspaceRow[]> {
-  const orphanOrgs = (
-    await trx
-      .selectFrom('orgs')
-      .select('id')
-      .where('id', '!=', orgId)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('org_members')
-              .select('org_members.user_id')
-              .whereRef('org_members.org_id', '=', 'orgs.id'),
-          ),
-        ),
-      )
-      .execute()
-  ).map((o) => o.id);
+  const orphanOrgs = await orgsOfWorkspaces.listOrgIdsWithoutMembers(trx, orgId);
   if (orphanOrgs.length === 0) return [];
   const adopted = await workspacesTable.listByOrgs(trx, orphanOrgs);
   if (adopted.length === 0) return [];
   const emptied = [...new Set(adopted.map((w) => w.org_id))];
   await workspacesTable.moveToOrg(trx, emptied, orgId);
-  await trx.deleteFrom('orgs').where('id', 'in', emptied).execute();
+  await orgsOfWorkspaces.deleteOrgs(trx, emptied);
   const moved = adopted.map((w) => ({ ...w, org_id: orgId }));
   for (const w of moved) await saveWorkspaceMeta(trx, dataDir, w);
   return moved;

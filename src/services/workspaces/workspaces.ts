@@ -22,6 +22,7 @@ import type { Logger } from '../../logger.js';
 import type { SearchIndex } from '../../search/search-index.js';
 import type { Store } from '../../store/database.js';
 import * as pagesTable from '../../store/repositories/pages.js';
+import * as orgsOfWorkspaces from '../../store/repositories/workspace-orgs.js';
 import * as workspacesTable from '../../store/repositories/workspaces.js';
 import type { Database, WorkspaceRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
@@ -226,13 +227,7 @@ export function createWorkspaces(deps: WorkspacesDeps) {
   async function superAdminOf(actor: Actor, orgId: string): Promise<boolean> {
     if (isSystem(actor)) return true;
     if (actor.via === 'api_key' && actor.orgId !== orgId) return false;
-    const m = await db
-      .selectFrom('org_members')
-      .select('role')
-      .where('org_id', '=', orgId)
-      .where('user_id', '=', actor.userId)
-      .executeTakeFirst();
-    return m?.role === 'superadmin';
+    return (await orgsOfWorkspaces.findOrgRole(db, orgId, actor.userId)) === 'superadmin';
   }
 
   /** Runs `body` in a transaction; the tree it created is removed again if anything fails. */
@@ -257,22 +252,14 @@ export function createWorkspaces(deps: WorkspacesDeps) {
    * workspaces a rebuild restored before anyone registered.
    */
   const createStarterWorkspace: StarterWorkspaceFactory = async (trx, { userId, orgId, now }) => {
-    const org = await trx
-      .selectFrom('orgs')
-      .select('handle')
-      .where('id', '=', orgId)
-      .executeTakeFirstOrThrow();
-    const user = await trx
-      .selectFrom('users')
-      .select('is_platform_owner')
-      .where('id', '=', userId)
-      .executeTakeFirst();
-    if (user?.is_platform_owner === 1) await adoptOrphanWorkspaces(trx, dataDir, orgId);
-    const slug = await uniqueWorkspaceSlug(trx, `${org.handle}-docs`);
+    const handle = await orgsOfWorkspaces.findOrgHandle(trx, orgId);
+    if (handle === undefined) throw new Error(`No organization ${orgId} for the starter workspace`);
+    if (await orgsOfWorkspaces.isPlatformOwner(trx, userId)) await adoptOrphanWorkspaces(trx, dataDir, orgId);
+    const slug = await uniqueWorkspaceSlug(trx, `${handle}-docs`);
     const row = newRow({ orgId, name: 'Docs', slug, gitRemote: null, gitBranch: 'main', now });
     await withCleanup(trx, row.id, async (t) => {
       await workspacesTable.insertRow(t, row);
-      const repo = await provision(row, org.handle);
+      const repo = await provision(row, handle);
       const frontmatter = canonicalFrontmatter({ id: ulid(), ...WELCOME_FRONTMATTER });
       const files = new WorkspaceFiles(workspaceDir(dataDir, row.id));
       await files.write('index.md', frontmatter, WELCOME_BODY);
@@ -317,19 +304,10 @@ export function createWorkspaces(deps: WorkspacesDeps) {
       const memberRoles = new Map<string, string>();
       if (!isSystem(actor)) {
         const [orgs, memberships] = await Promise.all([
-          db
-            .selectFrom('org_members')
-            .select('org_id')
-            .where('user_id', '=', actor.userId)
-            .where('role', '=', 'superadmin')
-            .execute(),
-          db
-            .selectFrom('workspace_members')
-            .select(['workspace_id', 'role'])
-            .where('user_id', '=', actor.userId)
-            .execute(),
+          orgsOfWorkspaces.listSuperadminOrgIds(db, actor.userId),
+          orgsOfWorkspaces.listWorkspaceRoles(db, actor.userId),
         ]);
-        for (const o of orgs) superOrgs.add(o.org_id);
+        for (const orgId of orgs) superOrgs.add(orgId);
         for (const m of memberships) memberRoles.set(m.workspace_id, m.role);
         const orgIds = [...superOrgs];
         const wsIds = [...memberRoles.keys()];
@@ -361,24 +339,16 @@ export function createWorkspaces(deps: WorkspacesDeps) {
     /** One workspace by id or slug; 404 without read access. */
     async get(actor: Actor, idOrSlug: string): Promise<WorkspaceRecord> {
       const { workspace, role } = await deps.access.require(actor, idOrSlug, CAN.read);
-      const org = await db
-        .selectFrom('orgs')
-        .select('handle')
-        .where('id', '=', workspace.org_id)
-        .executeTakeFirst();
+      const handle = await orgsOfWorkspaces.findOrgHandle(db, workspace.org_id);
       const syncs = await syncSummaries(db, dataDir, [workspace.id]);
       const skipped = await unindexableFiles(new WorkspaceFiles(workspaceDir(dataDir, workspace.id)));
-      return { ...present(workspace, org?.handle ?? '', role, syncs.get(workspace.id)), skipped };
+      return { ...present(workspace, handle ?? '', role, syncs.get(workspace.id)), skipped };
     },
 
     /** Super Admin of the organization only; 409 when the slug is taken. */
     async create(actor: Actor, input: z.infer<typeof createWorkspaceInput>): Promise<WorkspaceRecord> {
       requireScope(actor, 'write');
-      const org = await db
-        .selectFrom('orgs')
-        .select(['id', 'handle'])
-        .where(input.org ? 'handle' : 'id', '=', input.org ?? actor.orgId)
-        .executeTakeFirst();
+      const org = await orgsOfWorkspaces.findOrg(db, input.org ? { handle: input.org } : { id: actor.orgId });
       if (!org || !(await superAdminOf(actor, org.id))) {
         throw forbidden('Only a Super Admin of the organization can create workspaces');
       }
@@ -425,11 +395,7 @@ export function createWorkspaces(deps: WorkspacesDeps) {
     async remove(actor: Actor, idOrSlug: string): Promise<void> {
       const { workspace } = await deps.access.require(actor, idOrSlug, CAN.deleteWorkspace);
       const now = clock.now().toISOString();
-      const org = await db
-        .selectFrom('orgs')
-        .select('handle')
-        .where('id', '=', workspace.org_id)
-        .executeTakeFirst();
+      const handle = await orgsOfWorkspaces.findOrgHandle(db, workspace.org_id);
       await db.transaction().execute(async (trx) => {
         await workspacesTable.softDelete(trx, workspace.id, now);
         await deps.searchIndex.removeWorkspace(trx, workspace.id);
@@ -441,7 +407,7 @@ export function createWorkspaces(deps: WorkspacesDeps) {
           details: { slug: workspace.slug },
         });
         const deleted = { ...workspace, deleted_at: now, updated_at: now };
-        await writeWorkspaceMeta(dataDir, metaFromRow(deleted, org?.handle ?? ''));
+        await writeWorkspaceMeta(dataDir, metaFromRow(deleted, handle ?? ''));
       });
     },
   };

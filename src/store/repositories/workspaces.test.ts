@@ -141,6 +141,11 @@ describeEachDatabase('workspaces repository on $name', (target) => {
       git_branch: 'trunk',
       updated_at: '2026-03-02T00:00:00.000Z',
     });
+    const onBranch = async (branch: string) =>
+      (await workspaces.listLiveWithRemoteOnBranch(db(), branch)).map((w) => [w.id, w.git_remote]);
+    expect(await onBranch('trunk')).toEqual([['ws-live', 'git@example.com:docs.git']]);
+    expect(await onBranch('main')).toEqual([['ws-git', 'https://git.example/docs.git']]);
+    expect(await onBranch('gh-pages')).toEqual([]);
   });
 
   it('stores settings as a JSON object and reads unreadable ones as nothing stored', async () => {

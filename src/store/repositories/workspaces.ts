@@ -182,3 +182,17 @@ export async function updateRemote(
 ): Promise<void> {
   await db.updateTable('workspaces').set(remote).where('id', '=', id).execute();
 }
+
+/** Live workspaces syncing with a remote on `branch`: what a shared-secret push webhook may concern. */
+export function listLiveWithRemoteOnBranch(
+  db: Queryable,
+  branch: string,
+): Promise<Array<Pick<WorkspaceRow, 'id' | 'git_remote' | 'git_branch'>>> {
+  return db
+    .selectFrom('workspaces')
+    .select(['id', 'git_remote', 'git_branch'])
+    .where('deleted_at', 'is', null)
+    .where('git_remote', 'is not', null)
+    .where('git_branch', '=', branch)
+    .execute();
+}
