@@ -19,6 +19,8 @@ nav:
       - setup/index.md
       - Installing it: setup/install.md
   - Zebra first: zebra.md
+  - Reference:
+      - reference/cli.md
   - Changelog: https://example.com/changelog
 `;
 
@@ -31,6 +33,7 @@ const FILES: Record<string, string> = {
   'docs/setup/install.md': page('Install'),
   'docs/zebra.md': page('Zebra'),
   'docs/alpha.md': page('Alpha'),
+  'docs/reference/cli.md': page('Command line'),
 };
 
 /** The visible rows' titles, in order, nested rows indented. */
@@ -76,6 +79,8 @@ describeInChromium('web app: the sidebar follows the docs tool', () => {
       'Setup',
       '  Installing it',
       'Zebra first',
+      'Reference',
+      '  Command line',
       'Changelog',
       'Not in navigation',
     ]);
@@ -140,4 +145,35 @@ describeInChromium('web app: the sidebar follows the docs tool', () => {
     await page.waitForURL(`${app.server.url}/w/${app.ws.slug}/docs/index.md`);
     await context.close();
   }, 120_000);
+
+  it("shows a section's toggle where a folder's is on the published site", async () => {
+    const res = await app.server.request('POST', `/api/v1/workspaces/${app.ws.id}/publish`, {
+      token: app.owner.token,
+    });
+    expect(res.status).toBe(200);
+    const context = await app.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const tab = await context.newPage();
+    const opened = await tab.goto(`${app.server.url}/p/${app.ws.slug}/docs/setup/install`);
+    expect(opened?.status()).toBe(200);
+    // Setup has its own page (a link beside its toggle), Reference has none (its summary is the title).
+    const toggles = await tab.evaluate(() => {
+      const nav = document.querySelector('#site-nav')!;
+      const box = (el: Element) => el.getBoundingClientRect();
+      const group = nav.querySelector('.nav-group > details > summary')!;
+      const folder = nav.querySelector('li:not(.nav-group) > details > summary')!;
+      return {
+        group: { right: box(group).right, marker: getComputedStyle(group).listStyleType },
+        folder: {
+          right: box(folder).right,
+          marker: getComputedStyle(folder).listStyleType,
+          chevron: getComputedStyle(folder, '::after').content,
+        },
+      };
+    });
+    expect(toggles.group.marker).toBe('none');
+    expect(toggles.folder).toMatchObject({ marker: 'none', chevron: '"▸"' });
+    expect(Math.abs(toggles.group.right - toggles.folder.right)).toBeLessThan(1);
+    await tab.screenshot({ path: path.join(ARTIFACTS, 'docs-tool-site-1280.png') });
+    await context.close();
+  }, 60_000);
 });

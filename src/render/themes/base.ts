@@ -173,6 +173,10 @@ a:hover{text-decoration-thickness:.12em}
 .site-nav a:hover{background:var(--surface);text-decoration:underline}
 .site-nav a[aria-current=page]{font-weight:650;color:var(--link);background:var(--surface);box-shadow:inset 3px 0 0 var(--accent)}
 .site-nav summary{cursor:pointer;border-radius:var(--radius);padding-left:.25rem}
+.site-nav li:not(.nav-group)>details>summary{display:flex;align-items:center;justify-content:space-between;list-style:none}
+.site-nav li:not(.nav-group)>details>summary::-webkit-details-marker{display:none}
+.site-nav li:not(.nav-group)>details>summary::after{content:"\\25B8";flex:none;width:2rem;text-align:center;transition:transform .15s}
+.site-nav li:not(.nav-group)>details[open]>summary::after{transform:rotate(90deg)}
 .site-nav summary>a{display:inline-block}
 .site-nav summary>span{display:inline-block;padding:.3rem .25rem;font-weight:600}
 .site-nav .nav-group{position:relative}
