@@ -146,6 +146,22 @@ describeInChromium('web app: the sidebar follows the docs tool', () => {
     await context.close();
   }, 120_000);
 
+  it('offers admins to publish the pages without a status, in one click', async () => {
+    const { context, page } = await app.openWorkspace();
+    await page.goto(`${app.server.url}/settings/w/${app.ws.slug}/general`);
+    const section = page.getByRole('region', { name: 'Site navigation' });
+    await section.getByText('are drafts, and the site does not show them').waitFor();
+    expect(await seriousA11yViolations(page, '.theme-preview')).toEqual([]);
+    await section.getByRole('button', { name: 'Publish pages without a status' }).click();
+    await section.getByText('Pages whose frontmatter has no status are published.').waitFor();
+    const res = await app.server.request('GET', `/api/v1/content/${app.ws.slug}/docs/zebra.md`, {
+      token: app.owner.token,
+    });
+    expect(res.body.status).toBe('published');
+    await section.screenshot({ path: path.join(ARTIFACTS, 'docs-tool-publish-hint.png') });
+    await context.close();
+  }, 60_000);
+
   it("shows a section's toggle where a folder's is on the published site", async () => {
     const res = await app.server.request('POST', `/api/v1/workspaces/${app.ws.id}/publish`, {
       token: app.owner.token,

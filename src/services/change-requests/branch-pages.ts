@@ -10,7 +10,14 @@ import * as pagesTable from '../../store/repositories/pages.js';
 import * as requestsTable from '../../store/repositories/change-requests.js';
 import type { PageRow } from '../../store/schema.js';
 import { actorIdOf } from '../activity.js';
-import { frontmatterModeOf, presentPage, replaceBody, rowFor, titleFromPath } from '../pages/page-object.js';
+import {
+  defaultStatusOf,
+  frontmatterModeOf,
+  presentPage,
+  replaceBody,
+  rowFor,
+  titleFromPath,
+} from '../pages/page-object.js';
 import type { CreatePageInput, UpdatePageInput } from '../pages/page-inputs.js';
 import { planLinkRewrites } from '../pages/move-index.js';
 import { mergeFrontmatter } from '../pages/pages.js';
@@ -56,6 +63,7 @@ export function createBranchPages(ctx: RequestContext) {
       file,
       previous: live?.id === id ? live : undefined,
       mode: frontmatterModeOf(at.located.workspace, deps.frontmatterMode),
+      defaultStatus: defaultStatusOf(at.located.workspace),
       now: deps.clock.now().toISOString(),
       updatedBy,
     });

@@ -1,5 +1,5 @@
 import type { PageFile } from '../../content/workspace-files.js';
-import { contentHash, frontmatterHash, readPageMeta } from '../../domain/frontmatter.js';
+import { contentHash, frontmatterHash, readPageMeta, statusIsSet } from '../../domain/frontmatter.js';
 import type { SearchDocument, SearchIndex } from '../../search/search-index.js';
 import type { Queryable } from '../../store/repositories/queryable.js';
 import type { PageRow, WorkspaceRow } from '../../store/schema.js';
@@ -47,6 +47,11 @@ export function frontmatterModeOf(workspace: WorkspaceRow, fallback: Frontmatter
   return readSettings(workspace, { frontmatterMode: fallback }).frontmatter_mode;
 }
 
+/** The status a page of this workspace has when its frontmatter sets none. */
+export function defaultStatusOf(workspace: Pick<WorkspaceRow, 'settings' | 'name'>): 'draft' | 'published' {
+  return readSettings(workspace, { frontmatterMode: 'lenient' }).default_page_status;
+}
+
 /** The body of a page file with its text before the body (frontmatter and fences) kept byte for byte. */
 export function replaceBody(file: Pick<PageFile, 'text' | 'body'>, body: string): string {
   return file.text.slice(0, file.text.length - file.body.length) + body;
@@ -62,6 +67,8 @@ export interface RowSource {
   mode: FrontmatterMode;
   now: string;
   updatedBy: string | null;
+  /** The workspace's `default_page_status`, for frontmatter without a status ('draft' when absent). */
+  defaultStatus?: 'draft' | 'published';
 }
 
 /**
@@ -87,7 +94,7 @@ export function rowFor(src: RowSource): PageRow {
       title: meta.title ?? titleFromPath(src.path),
       description: meta.description ?? '',
       tags: JSON.stringify(meta.tags),
-      status: meta.status,
+      status: statusIsSet(file.frontmatter) ? meta.status : (src.defaultStatus ?? 'draft'),
       sort_order: sortOrderOf(meta.order),
       frontmatter_hash: frontmatterHash(file.frontmatter),
       frontmatter_error: null,

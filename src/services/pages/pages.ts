@@ -20,6 +20,7 @@ import type { PageRow } from '../../store/schema.js';
 import { actorIdOf, record } from '../activity.js';
 import { createPageContext, type Current, type Located, type PagesDeps } from './context.js';
 import {
+  defaultStatusOf,
   type PageObject,
   parseTags,
   presentPage,
@@ -77,6 +78,7 @@ export function createPages(deps: PagesDeps) {
       file: { frontmatter, body },
       previous: undefined,
       mode: 'lenient',
+      defaultStatus: defaultStatusOf(loc.workspace),
       now,
       updatedBy: actorIdOf(actor),
     });
@@ -213,6 +215,7 @@ export function createPages(deps: PagesDeps) {
             file: { frontmatter, body },
             previous: row,
             mode: 'lenient',
+            defaultStatus: defaultStatusOf(loc.workspace),
             now,
             updatedBy: actorIdOf(actor),
           });
