@@ -21,6 +21,12 @@ describe('attribute lists', () => {
     expect(parseAttrList('.a b')).toBeNull();
   });
 
+  it("takes MkDocs Material's id=\"…\" form and drops classes outside the md- family", () => {
+    const html = render('## 9.7.6 { id="9.7.6" }\n\n[Go](x.md){ .lg .middle .md-button }\n');
+    expect(html).toContain('<h2 id="9.7.6">9.7.6</h2>');
+    expect(html).toContain('<a href="x.md" class="md-button">Go</a>');
+  });
+
   it('leaves braces that are not lists, in headings and after links', () => {
     expect(render('## Sets {a, b}\n')).toContain('>Sets {a, b}</h2>');
     expect(render('[x](y.md){not a list}\n')).toContain('</a>{not a list}');

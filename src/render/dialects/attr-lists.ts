@@ -15,7 +15,7 @@ import type { StateCore, Token } from 'markdown-it';
 
 /** Classes an attribute list may set: MkDocs Material's `md-` names, never Folio's own `md-heading`. */
 export const MKDOCS_CLASS = /^md-[a-z0-9]+(?:-{1,2}[a-z0-9]+)*$/;
-const SAFE_ID = /^[A-Za-z0-9][\w-]{0,99}$/;
+const SAFE_ID = /^[A-Za-z0-9][\w.-]{0,99}$/;
 const SIZE = /^(\d{1,5})(?:px)?$/;
 const ALIGN = new Set(['left', 'right', 'center']);
 /** One part of a list: `#id`, `.class`, or `key=value` with the value quoted or bare. */
