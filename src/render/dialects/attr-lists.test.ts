@@ -21,7 +21,7 @@ describe('attribute lists', () => {
     expect(parseAttrList('.a b')).toBeNull();
   });
 
-  it("takes MkDocs Material's id=\"…\" form and drops classes outside the md- family", () => {
+  it('takes MkDocs Material\'s id="…" form and drops classes outside the md- family', () => {
     const html = render('## 9.7.6 { id="9.7.6" }\n\n[Go](x.md){ .lg .middle .md-button }\n');
     expect(html).toContain('<h2 id="9.7.6">9.7.6</h2>');
     expect(html).toContain('<a href="x.md" class="md-button">Go</a>');
