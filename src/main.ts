@@ -20,6 +20,7 @@ import { invitationRoutes } from './http/routes/invitations.js';
 import { memberRoutes } from './http/routes/members.js';
 import { searchRoutes } from './http/routes/search.js';
 import { settingsRoutes } from './http/routes/settings.js';
+import { navigationRoutes } from './http/routes/navigation.js';
 import { importRoutes } from './http/routes/imports.js';
 import { shareLinkRoutes } from './http/routes/share-links.js';
 import { templateRoutes } from './http/routes/templates.js';
@@ -152,6 +153,7 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
       gitRemoteRoutes(services),
       gitWebhookRoutes(services),
       contentRoutes(services),
+      navigationRoutes(services),
       previewRoutes(services),
       activityRoutes(services),
       historyRoutes(services),

@@ -263,6 +263,11 @@ function readTags(v: unknown): string[] {
   return [...new Set(tags)];
 }
 
+/** Whether the frontmatter says a status at all (`status`, or legacy `published: true|false`). */
+export function statusIsSet(fm: Record<string, unknown>): boolean {
+  return typeof fm.status === 'string' || typeof fm.published === 'boolean';
+}
+
 function readStatus(fm: Record<string, unknown>): PageMeta['status'] {
   if (typeof fm.status === 'string')
     return fm.status.trim().toLowerCase() === 'published' ? 'published' : 'draft';

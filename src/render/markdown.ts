@@ -33,6 +33,7 @@ import yaml from 'highlight.js/lib/languages/yaml';
 import { escapeHtml } from './escape.js';
 import { headingAnchorPlugin } from './heading-anchors.js';
 import { isExternalHref, slugify, splitHref } from './links.js';
+import { MKDOCS_CLASS } from './dialects/attr-lists.js';
 import type { EmbedOptions } from './dialects/index.js';
 import { folioCommentPlugin, folioDocsPlugin, inlineText, type PluginEnv } from './markdown-plugins.js';
 
@@ -130,6 +131,7 @@ const ALLOWED_CLASSES: Array<string | RegExp> = [
     task-list-item-checkbox contains-task-list wikilink wikilink-missing align-left align-center align-right
     tabs tab-panel tab-label tab-selected katex katex-display math-display math-error mermaid embed embed-file`),
   /^[a-z]+_+$/, // highlight.js scope modifiers such as `function_`
+  MKDOCS_CLASS, // MkDocs Material's content classes (`md-button`), set by attribute lists
 ];
 
 function docsSanitizeOptions(rewriteHref?: (href: string) => string): sanitizeHtml.IOptions {
@@ -148,7 +150,10 @@ function docsSanitizeOptions(rewriteHref?: (href: string) => string): sanitizeHt
       ul: ['id'],
       ...Object.fromEntries(HEADINGS.map((h) => [h, ['id']])),
       a: ['href', 'name', 'id', 'aria-hidden', 'aria-label', 'rel'],
-      img: ['src', 'alt', 'width', 'height', 'loading', 'decoding'],
+      img: [
+        ...['src', 'alt', 'width', 'height', 'loading', 'decoding'],
+        { name: 'align', multiple: false, values: ['left', 'right', 'center'] },
+      ],
       div: [{ name: 'role', multiple: false, values: ['note'] }],
       input: ['type', 'checked', 'disabled'],
       pre: ['tabindex'],

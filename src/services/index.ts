@@ -220,7 +220,11 @@ export async function createServices(deps: ServiceDeps) {
     shareLinks: createShareLinks({ store, clock, access, planLimits, publicUrl }),
     comments: createComments({ store, clock, access, events: deps.events }),
     // `settings-changed` tells the published site, which caches settings, at once.
-    settings: createSettings({ store, clock, access, frontmatterMode, events: deps.events }),
+    settings: createSettings({
+      ...{ store, clock, access, frontmatterMode, events: deps.events },
+      // Pages without a `status` take the new default: the index is derived from the files again.
+      reindexStatuses: (workspace) => reconciler.reconcile(workspace, { recordActivity: true }),
+    }),
     onboarding: createOnboarding({ store, clock }),
     wsTokens: createWsTokens({ store, clock, jwtKeyPath: config.jwtKeyPath, keyReady: () => jwt.ready() }),
     // Layout C's single-use WebSocket tickets.

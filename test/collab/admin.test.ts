@@ -249,6 +249,7 @@ describeEachDatabase('members, settings and onboarding ($name)', (target) => {
       show_last_updated_author: true,
       nav_source: 'auto',
       paste_remote_images: true,
+      default_page_status: 'draft',
       suggested_edit_url: null,
     });
     const put = (body: unknown, token = owner.token) =>

@@ -4,6 +4,7 @@
  * emoji table; the server's start-up code needs just index.ts's small helpers.
  */
 import type MarkdownIt from 'markdown-it';
+import { attrListsPlugin } from './attr-lists.js';
 import { indentedBlocksPlugin } from './indented-blocks.js';
 import { mathPlugin } from './math.js';
 import { mdxPlugin } from './mdx.js';
@@ -19,4 +20,5 @@ export function dialectsPlugin(md: MarkdownIt): void {
   mathPlugin(md);
   obsidianPlugin(md);
   shortcodesPlugin(md);
+  attrListsPlugin(md);
 }

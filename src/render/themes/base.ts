@@ -173,6 +173,10 @@ a:hover{text-decoration-thickness:.12em}
 .site-nav a:hover{background:var(--surface);text-decoration:underline}
 .site-nav a[aria-current=page]{font-weight:650;color:var(--link);background:var(--surface);box-shadow:inset 3px 0 0 var(--accent)}
 .site-nav summary{cursor:pointer;border-radius:var(--radius);padding-left:.25rem}
+.site-nav li:not(.nav-group)>details>summary{display:flex;align-items:center;justify-content:space-between;list-style:none}
+.site-nav li:not(.nav-group)>details>summary::-webkit-details-marker{display:none}
+.site-nav li:not(.nav-group)>details>summary::after{content:"\\25B8";flex:none;width:2rem;text-align:center;transition:transform .15s}
+.site-nav li:not(.nav-group)>details[open]>summary::after{transform:rotate(90deg)}
 .site-nav summary>a{display:inline-block}
 .site-nav summary>span{display:inline-block;padding:.3rem .25rem;font-weight:600}
 .site-nav .nav-group{position:relative}
@@ -280,6 +284,10 @@ pre.mermaid{white-space:pre-wrap;padding:1rem;border:1px solid var(--border);bor
 .pager{display:grid;grid-template-columns:1fr 1fr;gap:1rem;margin-top:2.5rem;max-width:var(--measure)}
 .pager a{display:flex;flex-direction:column;gap:.125rem;padding:.75rem 1rem;border:1px solid var(--border);border-radius:var(--radius);text-decoration:none;font-weight:600}
 .pager a:hover{border-color:var(--accent)}
+.prose a.md-button{display:inline-block;margin:.25rem 0;padding:.5rem 1.25rem;border:2px solid var(--link);border-radius:var(--radius);color:var(--link);font-weight:650;text-decoration:none}
+.prose a.md-button:hover{background:var(--surface)}
+.prose a.md-button--primary,.prose a.md-button--primary:hover{background:var(--link);color:var(--bg)}
+.prose img[align=left]{float:left;margin:0 1rem .5rem 0}.prose img[align=right]{float:right;margin:0 0 .5rem 1rem}
 .pager-next{grid-column:2;text-align:right}
 .pager-label{font-size:.8125rem;font-weight:400;color:var(--muted)}
 .site-footer{border-top:1px solid var(--border);color:var(--muted);font-size:.875rem}

@@ -7,7 +7,7 @@ import { AppError, conflict, invalid, notFound } from '../../errors.js';
 import * as pagesTable from '../../store/repositories/pages.js';
 import type { PageRow, WorkspaceRow } from '../../store/schema.js';
 import { readPageMeta } from '../../domain/frontmatter.js';
-import { frontmatterModeOf, inSync, rowFor } from './page-object.js';
+import { defaultStatusOf, frontmatterModeOf, inSync, rowFor } from './page-object.js';
 import { ULID_RE } from './reconcile-files.js';
 import type { PagesDeps } from './pages-deps.js';
 
@@ -64,6 +64,7 @@ export function createPageContext(deps: PagesDeps) {
       file,
       previous,
       mode: frontmatterModeOf(loc.workspace, deps.frontmatterMode),
+      defaultStatus: defaultStatusOf(loc.workspace),
       now: deps.clock.now().toISOString(),
       updatedBy: previous?.updated_by ?? null,
     });

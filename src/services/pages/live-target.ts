@@ -9,7 +9,7 @@ import type { PageRow } from '../../store/schema.js';
 import { type ActivityEntry, actorIdOf, record } from '../activity.js';
 import type { PageContext } from './context.js';
 import { movePage } from './moves.js';
-import { parseTags, presentPage, rowFor, type PageObject } from './page-object.js';
+import { defaultStatusOf, parseTags, presentPage, rowFor, type PageObject } from './page-object.js';
 import { type BatchState, DEFER_SAVE, type SaveBatcher, type SavePlan } from './save-batch.js';
 import type { PageWriteTarget } from './write-target.js';
 
@@ -92,6 +92,7 @@ export function createLiveTarget(ctx: PageContext, saves: SaveBatcher): LiveTarg
           file: { frontmatter: planned.frontmatter, body: planned.body },
           previous: created ? undefined : known,
           mode: 'lenient',
+          defaultStatus: defaultStatusOf(loc.workspace),
           now,
           updatedBy: actorId,
         });

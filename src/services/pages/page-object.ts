@@ -1,5 +1,5 @@
 import type { PageFile } from '../../content/workspace-files.js';
-import { contentHash, frontmatterHash, readPageMeta } from '../../domain/frontmatter.js';
+import { contentHash, frontmatterHash, readPageMeta, statusIsSet } from '../../domain/frontmatter.js';
 import { titleFromPath } from '../../domain/page-write.js';
 import type { SearchDocument, SearchIndex } from '../../search/search-index.js';
 import type { Queryable } from '../../store/repositories/queryable.js';
@@ -44,6 +44,11 @@ export function frontmatterModeOf(workspace: WorkspaceRow, fallback: Frontmatter
   return readSettings(workspace, { frontmatterMode: fallback }).frontmatter_mode;
 }
 
+/** The status a page of this workspace has when its frontmatter sets none. */
+export function defaultStatusOf(workspace: Pick<WorkspaceRow, 'settings' | 'name'>): 'draft' | 'published' {
+  return readSettings(workspace, { frontmatterMode: 'lenient' }).default_page_status;
+}
+
 export interface RowSource {
   id: string;
   workspaceId: string;
@@ -54,6 +59,8 @@ export interface RowSource {
   mode: FrontmatterMode;
   now: string;
   updatedBy: string | null;
+  /** The workspace's `default_page_status`, for frontmatter without a status ('draft' when absent). */
+  defaultStatus?: 'draft' | 'published';
 }
 
 /**
@@ -79,7 +86,7 @@ export function rowFor(src: RowSource): PageRow {
       title: meta.title ?? titleFromPath(src.path),
       description: meta.description ?? '',
       tags: JSON.stringify(meta.tags),
-      status: meta.status,
+      status: statusIsSet(file.frontmatter) ? meta.status : (src.defaultStatus ?? 'draft'),
       sort_order: sortOrderOf(meta.order),
       frontmatter_hash: frontmatterHash(file.frontmatter),
       frontmatter_error: null,

@@ -16,6 +16,7 @@ import { recordAlias } from './move-index.js';
 import type { Clock } from '../../lib/clock.js';
 import {
   type FrontmatterMode,
+  defaultStatusOf,
   frontmatterModeOf,
   indexManyForSearch,
   rowChanged,
@@ -153,6 +154,7 @@ export function createReconciler(deps: ReconcilerDeps) {
     const now = deps.clock.now().toISOString();
     const files = new WorkspaceFiles(workspaceDir(deps.dataDir, workspace.id));
     const mode = frontmatterModeOf(workspace, deps.frontmatterMode);
+    const defaultStatus = defaultStatusOf(workspace);
     const rows = await pagesTable.listByWorkspace(db, workspace.id);
     // A missing tree (an unmounted volume, a mistyped DATA_DIR, or an empty one that `git init`
     // recreated) must not read as "every page deleted".
@@ -192,6 +194,7 @@ export function createReconciler(deps: ReconcilerDeps) {
         file,
         previous,
         mode,
+        defaultStatus,
         now: f.mtime,
         updatedBy: null,
       });

@@ -8,7 +8,7 @@ import * as pagesTable from '../../store/repositories/pages.js';
 import type { PageRow } from '../../store/schema.js';
 import { actorIdOf, record } from '../activity.js';
 import type { PageContext } from './context.js';
-import { inSync, rowFor } from './page-object.js';
+import { defaultStatusOf, inSync, rowFor } from './page-object.js';
 
 /** The API's tree node. Folders have `page_id: null`. */
 export interface TreeNode {
@@ -172,6 +172,7 @@ export async function reorderPages(
           file: { frontmatter, body: file.body },
           previous: row,
           mode,
+          defaultStatus: defaultStatusOf(ws),
           now,
           updatedBy: actorId,
         }),

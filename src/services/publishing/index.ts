@@ -14,6 +14,7 @@ import { createExport } from './export.js';
 import type { PagesService } from '../pages/pages.js';
 import { createPreview } from './preview.js';
 import { createNavigationInfo } from './navigation.js';
+import { createPageNavigation } from './page-navigation.js';
 import { createPublishing } from './publish.js';
 import { createQuality } from './quality.js';
 import type { Reconciler } from '../pages/reconcile.js';
@@ -98,6 +99,7 @@ export function createSiteServices(deps: SiteServicesDeps) {
     exports: createExport({ access, context, renderer }),
     preview: createPreview({ access, context, renderer }),
     navigation: createNavigationInfo({ access, context }),
+    pageNavigation: createPageNavigation({ store, access, dataDir, frontmatterMode }),
     quality: createQuality({ store, access, dataDir, pool: renderPool }),
     publishing: createPublishing({
       ...{ store, clock, access, events: deps.events },
@@ -127,5 +129,6 @@ export {
 export { allowedDomainInput, customDomainInput, type TxtResolver } from './custom-domains.js';
 export type { CacheMode, SiteResponse } from './site/site.js';
 export { brokenLinksOf } from './quality.js';
+export { pageNavigationAnswer, type NavEntry, type PageNavigation } from './page-navigation.js';
 export { previewInput, type PagePreview, type PreviewInput } from './preview.js';
 export { createVersionInput, listVersionsInput } from './versions.js';

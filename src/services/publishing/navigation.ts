@@ -16,6 +16,8 @@ export interface NavigationInfo {
   following: NavSourceName;
   detected: DetectedSource[];
   findings: string[];
+  /** The status pages without one take: a docs tool's files usually set none. */
+  default_page_status: 'draft' | 'published';
 }
 
 export function createNavigationInfo(deps: { access: AccessService; context: SiteContext }) {
@@ -26,7 +28,10 @@ export function createNavigationInfo(deps: { access: AccessService; context: Sit
       const state = await deps.context.load(workspace.slug);
       if (!state) throw notFound('Workspace');
       const { setting, following, detected, findings } = state.navigation;
-      return { nav_source: setting, following, detected, findings };
+      return {
+        ...{ nav_source: setting, following, detected, findings },
+        default_page_status: state.settings.default_page_status,
+      };
     },
   };
 }

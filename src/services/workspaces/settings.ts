@@ -32,6 +32,8 @@ export interface WorkspaceSettings {
   nav_source: NavSourceSetting;
   /** Whether the editor's rich paste uploads remote images (else they stay links to their URL). */
   paste_remote_images: boolean;
+  /** The status of a page whose frontmatter sets none (a docs tool's files have no `status`). */
+  default_page_status: 'draft' | 'published';
 }
 
 /** What GET and PUT answer: the settings and the edit URL proposed from the git remote. */
@@ -76,6 +78,11 @@ export const updateSettingsInput = z
     paste_remote_images: z
       .boolean()
       .describe("Whether the editor's rich paste uploads remote images; when false they stay URL links."),
+    default_page_status: z
+      .enum(['draft', 'published'], { error: 'default_page_status must be draft or published' })
+      .describe(
+        'The status of a page whose frontmatter has no status: draft (the default) or published, for the files of a docs tool.',
+      ),
   })
   .partial()
   .strict();
@@ -108,6 +115,7 @@ export function readSettings(
     show_last_updated_author: valid('show_last_updated_author') ?? true,
     nav_source: valid('nav_source') ?? 'auto',
     paste_remote_images: valid('paste_remote_images') ?? true,
+    default_page_status: valid('default_page_status') ?? 'draft',
   };
 }
 
@@ -127,6 +135,11 @@ export function createSettings(deps: {
   frontmatterMode: 'strict' | 'lenient';
   /** `settings-changed` goes out after a workspace's settings were written. */
   events?: EventBus;
+  /**
+   * Called when `default_page_status` changed, before the answer: the index then gives the
+   * pages without a `status` their new one.
+   */
+  reindexStatuses?: (workspace: WorkspaceRow) => Promise<unknown>;
 }) {
   const db = deps.store.db;
   const defaults = { frontmatterMode: deps.frontmatterMode };
@@ -170,10 +183,12 @@ export function createSettings(deps: {
             at: now,
           });
         }
-        return readSettings({ ...row, settings }, defaults);
+        return { settings: readSettings({ ...row, settings }, defaults), row: { ...row, settings }, before };
       });
+      if (updated.before.default_page_status !== updated.settings.default_page_status)
+        await deps.reindexStatuses?.(updated.row);
       deps.events?.emit('settings-changed', { workspace_id: workspace.id });
-      return withSuggestion(workspace, updated);
+      return withSuggestion(workspace, updated.settings);
     },
   };
 }

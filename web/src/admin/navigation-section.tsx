@@ -5,6 +5,9 @@ import type { NavigationInfo, Workspace, WorkspaceSettings } from '../api/types'
 import { FormError } from '../ui/form-error';
 import { Loading } from '../ui/loading';
 
+/** The answer, with the status pages without one take. */
+type NavigationAnswer = NavigationInfo & { default_page_status: 'draft' | 'published' };
+
 const SOURCES: Record<NavigationInfo['nav_source'], string> = {
   auto: 'Follow the docs tool whose files the workspace has',
   folio: 'Folders and page order (Folio)',
@@ -27,12 +30,12 @@ export function NavigationSection({ workspace }: { workspace: Workspace }) {
   const url = `/api/v1/workspaces/${workspace.id}/admin/navigation`;
   const info = useQuery({
     queryKey: ['navigation', workspace.id],
-    queryFn: () => api<NavigationInfo>('GET', url),
+    queryFn: () => api<NavigationAnswer>('GET', url),
   });
   const [saved, setSaved] = useState(false);
   const save = useMutation({
-    mutationFn: (nav_source: string) =>
-      api<WorkspaceSettings>('PUT', `/api/v1/workspaces/${workspace.id}/admin/settings`, { nav_source }),
+    mutationFn: (settings: Partial<Record<'nav_source' | 'default_page_status', string>>) =>
+      api<WorkspaceSettings>('PUT', `/api/v1/workspaces/${workspace.id}/admin/settings`, settings),
     onSuccess: (next) => {
       queryClient.setQueryData(['settings', workspace.id], next);
       void queryClient.invalidateQueries({ queryKey: ['navigation', workspace.id] });
@@ -41,7 +44,7 @@ export function NavigationSection({ workspace }: { workspace: Workspace }) {
   });
   if (info.isPending) return <Loading label="Loading the navigation…" />;
   if (info.isError) return <FormError error={info.error} />;
-  const { nav_source, following, detected, findings } = info.data;
+  const { nav_source, following, detected, findings, default_page_status } = info.data;
   return (
     <section className="account-section" aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>Site navigation</h2>
@@ -64,7 +67,7 @@ export function NavigationSection({ workspace }: { workspace: Workspace }) {
           disabled={save.isPending}
           onChange={(e) => {
             setSaved(false);
-            save.mutate(e.target.value);
+            save.mutate({ nav_source: e.target.value });
           }}
         >
           {Object.entries(SOURCES).map(([value, label]) => (
@@ -74,6 +77,33 @@ export function NavigationSection({ workspace }: { workspace: Workspace }) {
           ))}
         </select>
       </div>
+      {detected.length > 0 && (
+        <div>
+          {default_page_status === 'draft' ? (
+            <p>
+              Pages whose frontmatter has no <code>status</code> are drafts, and the site does not show them;
+              the files of docs tools usually have none.
+            </p>
+          ) : (
+            <p>
+              Pages whose frontmatter has no <code>status</code> are published.
+            </p>
+          )}
+          <button
+            type="button"
+            className="button small"
+            disabled={save.isPending}
+            onClick={() => {
+              setSaved(false);
+              save.mutate({ default_page_status: default_page_status === 'draft' ? 'published' : 'draft' });
+            }}
+          >
+            {default_page_status === 'draft'
+              ? 'Publish pages without a status'
+              : 'Make pages without a status drafts'}
+          </button>
+        </div>
+      )}
       <FormError error={save.error} />
       {saved && (
         <p role="status" className="hint">

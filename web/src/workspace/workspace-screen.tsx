@@ -11,10 +11,14 @@ import { DeleteDialog } from './delete-dialog';
 import { MoveDialog } from './move-dialog';
 import { NewPageDialog } from './new-page-dialog';
 import { EmptyTree } from './empty-tree';
+import { navEntries, TOOL_NAMES } from './nav-model';
+import { NavTree } from './nav-tree';
 import { PageTree } from './page-tree';
 import { SearchPalette } from './search-palette';
+import { SidebarViewToggle, useSidebarView } from './sidebar-view';
 import { SignOutButton } from './sign-out-button';
 import { folderPaths } from './tree-model';
+import { usePageNavigation } from './use-page-navigation';
 import { useTreeOrganise } from './use-tree-organise';
 import { WorkspaceSwitcher } from './workspace-switcher';
 
@@ -44,6 +48,10 @@ export function WorkspaceScreen() {
   const queryClient = useQueryClient();
   const workspaces = useWorkspaces();
   const tree = useTree(slug);
+  const navigation = usePageNavigation(slug);
+  const [sidebarView, setSidebarView] = useSidebarView(slug);
+  const nav = navigation.data?.following === 'folio' ? undefined : navigation.data;
+  const entries = useMemo(() => (nav ? navEntries(nav) : []), [nav]);
   const workspace = workspaces.data?.find((w) => w.slug === slug);
   const events = useWorkspaceSocket(workspace?.id);
   const [dialog, setDialog] = useState<DialogState>(null);
@@ -140,10 +148,26 @@ export function WorkspaceScreen() {
                 </button>
               </div>
             )}
-            {tree.isPending ? (
+            {nav && nav.following !== 'folio' && tree.data?.length !== 0 && (
+              <SidebarViewToggle
+                tool={TOOL_NAMES[nav.following]}
+                file={nav.file}
+                view={sidebarView}
+                onChange={setSidebarView}
+              />
+            )}
+            {tree.isPending || navigation.isPending ? (
               <Loading label="Loading pages…" />
             ) : tree.data?.length === 0 ? (
               <EmptyTree onCreate={editable ? () => setDialog({ kind: 'new-page' }) : undefined} />
+            ) : nav && sidebarView === 'tool' ? (
+              <NavTree
+                key={slug}
+                entries={entries}
+                restKey={nav.not_in_navigation.length > 0 ? String(nav.items.length) : null}
+                activePath={pagePath}
+                onOpen={open}
+              />
             ) : (
               <PageTree
                 tree={tree.data ?? []}
