@@ -10,7 +10,13 @@ import { AppError, conflict, invalid, notFound } from '../../errors.js';
 import * as pagesTable from '../../store/repositories/pages.js';
 import * as requestsTable from '../../store/repositories/change-requests.js';
 import { actorIdOf } from '../activity.js';
-import { defaultStatusOf, frontmatterModeOf, presentPage, replaceBody, rowFor } from '../pages/page-object.js';
+import {
+  defaultStatusOf,
+  frontmatterModeOf,
+  presentPage,
+  replaceBody,
+  rowFor,
+} from '../pages/page-object.js';
 import { planLinkRewrites } from '../pages/move-index.js';
 import type { PageWriteTarget } from '../pages/write-target.js';
 import type { LocatedRequest, RequestContext } from './context.js';
