@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services/index.js';
+import { gitWebhookReceipt } from '../../contract/webhooks.js';
 
 type ById = { Params: { id: string } };
 
@@ -17,7 +18,7 @@ export function gitWebhookRoutes(services: Services) {
 
     app.post<ById>(
       '/api/git/webhook/:id',
-      { config: { rateLimit: 'gitWebhook', auth: 'none' } },
+      { config: { rateLimit: 'gitWebhook', auth: 'none' }, schema: { response: { 202: gitWebhookReceipt } } },
       async (request, reply) => {
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const result = await services.gitSync.receiveWebhook(request.params.id, request.headers, raw);

@@ -5,6 +5,9 @@ import { listInput } from '../../services/collab/index.js';
 import { createShareLinkInput } from '../../services/collab/index.js';
 import { requireActor, requireSignedIn } from '../auth-context.js';
 import { workspaceParams } from '../route-params.js';
+import { noContent } from '../../contract/answers.js';
+import { joinedWorkspace } from '../../contract/members.js';
+import { shareLinkList, shareLinkRecord } from '../../contract/share-links.js';
 
 /** Share links (SPEC.md 4.5): managed by admins, used by any signed-in user. */
 export function shareLinkRoutes(services: Services) {
@@ -15,13 +18,19 @@ export function shareLinkRoutes(services: Services) {
 
     app.get(
       '/api/v1/workspaces/:id/share-links',
-      { ...signedIn, schema: { params: workspaceParams, querystring: listInput } },
+      {
+        ...signedIn,
+        schema: { params: workspaceParams, querystring: listInput, response: { 200: shareLinkList } },
+      },
       async (request) => shareLinks.list(requireActor(request), request.params.id, request.query),
     );
 
     app.post(
       '/api/v1/workspaces/:id/share-links',
-      { ...signedIn, schema: { params: workspaceParams, body: createShareLinkInput } },
+      {
+        ...signedIn,
+        schema: { params: workspaceParams, body: createShareLinkInput, response: { 201: shareLinkRecord } },
+      },
       async (request, reply) => {
         const actor = requireActor(request);
         return reply.code(201).send(await shareLinks.create(actor, request.params.id, request.body));
@@ -30,13 +39,15 @@ export function shareLinkRoutes(services: Services) {
 
     app.delete<{ Params: { id: string; linkId: string } }>(
       '/api/v1/workspaces/:id/share-links/:linkId',
+      { schema: { response: { 204: noContent } } },
       async (request, reply) => {
         await shareLinks.revoke(requireActor(request), request.params.id, request.params.linkId);
         return reply.code(204).send();
       },
     );
 
-    app.post<{ Params: { token: string } }>('/api/v1/share-links/:token/use', async (request) =>
+    const use = { schema: { response: { 200: joinedWorkspace } } };
+    app.post<{ Params: { token: string } }>('/api/v1/share-links/:token/use', use, async (request) =>
       shareLinks.use(requireActor(request), request.params.token),
     );
   };
