@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { readinessCheck } from './health.js';
 import { listOf, record, timestamp } from './shape.js';
 
 /** An organization as the platform owner lists them. */
@@ -100,12 +101,10 @@ export const platformTotals = record({
 });
 export type PlatformTotals = z.infer<typeof platformTotals>;
 
-const check = z.looseObject({ status: z.enum(['ok', 'warn', 'fail']) });
-
 /** Readiness checks with the totals and the process's figures. */
 export const platformHealth = record({
   ready: z.boolean(),
-  checks: z.record(z.string(), check),
+  checks: z.record(z.string(), readinessCheck),
   totals: platformTotals,
   process: record({
     uptime_seconds: z.number().int(),

@@ -5,7 +5,8 @@ import { FormError } from '../ui/form-error';
 import { Loading } from '../ui/loading';
 import { NotFoundPage } from '../ui/not-found-page';
 import { SignOutButton } from '../workspace/sign-out-button';
-import { type Limits, type Plan, usePlans, useLimits, useSubscription } from './billing-api';
+import type { Plan, PlanLimits } from '../../../src/contract/billing';
+import { usePlans, useLimits, useSubscription } from './billing-api';
 import '../styles/billing.css';
 
 const LIMIT_NAMES = { workspaces: 'Workspaces', editors: 'Editor seats', pages: 'Pages' } as const;
@@ -142,7 +143,7 @@ export default function BillingPage() {
 }
 
 /** Each limit of the plan with what the organization uses of it. */
-function Usage({ limits }: { limits: Limits }) {
+function Usage({ limits }: { limits: PlanLimits }) {
   return (
     <section className="account-section" aria-labelledby="usage-heading">
       <h2 id="usage-heading">Usage</h2>

@@ -5,7 +5,8 @@ import { Field } from '../ui/field';
 import { FormError } from '../ui/form-error';
 import { Loading } from '../ui/loading';
 import { usePagedList } from './paged-list';
-import { type OrgSummary, PLANS, when } from './platform-api';
+import type { OrgSummary } from '../../../src/contract/platform-admin';
+import { PLANS, when } from './platform-api';
 
 /** Organizations: search, plan changes and exports, newest first. */
 export function OrgsSection() {

@@ -7,7 +7,8 @@ import { Field } from '../ui/field';
 import { FormError } from '../ui/form-error';
 import { Loading } from '../ui/loading';
 import { usePagedList } from './paged-list';
-import { type AdminUser, when } from './platform-api';
+import type { AdminUser } from '../../../src/contract/platform-admin';
+import { when } from './platform-api';
 
 /** Users: search, export, impersonation (with a reason for the audit log) and deletion. */
 export function UsersSection() {
