@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
 import type { AiService, ChatStreamEvent } from '../../services/ai/index.js';
@@ -74,7 +75,9 @@ const chatAnswers = {
 /** SPEC.md 4.4's AI endpoints, and the status alias of CONTRACT.md 6. */
 export function aiRoutes(services: { ai: AiService }) {
   const { ai } = services;
-  return (app: FastifyInstance) => {
+  return (scope: FastifyInstance) => {
+    // Typed by the response schemas: a service answer that drifts from its record does not compile.
+    const app = scope.withTypeProvider<ZodTypeProvider>();
     // Anonymous on purpose: SPEC.md does not ask for a token and the answer holds no secret.
     const status = { config: { auth: 'none' }, schema: { response: { 200: aiStatus } } } as const;
     app.get('/api/v1/ai/status', status, async () => ai.status());
@@ -96,7 +99,9 @@ export function aiRoutes(services: { ai: AiService }) {
         // Checks and the provider's first delta happen here, so a refusal or an early provider
         // failure is still an ordinary JSON error with its own status.
         const first = await events.next();
-        return reply
+        // The stream's text is what the schema's text/event-stream names; sent as a Node stream.
+        const untyped: FastifyReply = reply;
+        return untyped
           .code(200)
           .header('content-type', 'text/event-stream; charset=utf-8')
           .header('cache-control', 'no-cache, no-transform')

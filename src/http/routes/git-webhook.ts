@@ -1,3 +1,4 @@
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services/index.js';
 import { gitWebhookReceipt } from '../../contract/webhooks.js';
@@ -12,7 +13,9 @@ type ById = { Params: { id: string } };
  * runs in the background.
  */
 export function gitWebhookRoutes(services: Services) {
-  return (app: FastifyInstance) => {
+  return (scope: FastifyInstance) => {
+    // Typed by the response schemas: a service answer that drifts from its record does not compile.
+    const app = scope.withTypeProvider<ZodTypeProvider>();
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 

@@ -1,3 +1,4 @@
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { FastifyInstance } from 'fastify';
 import type { HealthService } from '../../services/operations/index.js';
 import { liveness, readiness } from '../../contract/health.js';
@@ -6,9 +7,11 @@ const PUBLIC = { auth: 'none' } as const;
 
 /** `/api/health` (liveness) and `/api/ready` (SPEC.md 4.7). No authentication. */
 export function healthRoutes(health: HealthService, version: string) {
-  return (app: FastifyInstance) => {
+  return (scope: FastifyInstance) => {
+    // Typed by the response schemas: a service answer that drifts from its record does not compile.
+    const app = scope.withTypeProvider<ZodTypeProvider>();
     app.get('/api/health', { config: PUBLIC, schema: { response: { 200: liveness } } }, async () => ({
-      status: 'ok',
+      status: 'ok' as const,
       version,
     }));
 

@@ -49,11 +49,12 @@ export function identityProviderRoutes(services: Services) {
     const providers = { response: { 200: signInProviders } };
     app.get('/api/auth/providers', { config: SIGN_IN, schema: providers }, async () => externalSignIn.list());
 
-    app.post<{ Params: { provider: string } }>(
+    app.post(
       '/api/auth/oidc/:provider',
       {
         config: SIGN_IN,
         schema: {
+          params: z.object({ provider: z.string() }),
           response: {
             200: providerRedirect,
             303: z.null().describe('A plain HTML form post is redirected to the provider'),

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Services } from '../../services/index.js';
 import { listInput } from '../../services/collab/index.js';
 import { createShareLinkInput } from '../../services/collab/index.js';
@@ -46,8 +47,8 @@ export function shareLinkRoutes(services: Services) {
       },
     );
 
-    const use = { schema: { response: { 200: joinedWorkspace } } };
-    app.post<{ Params: { token: string } }>('/api/v1/share-links/:token/use', use, async (request) =>
+    const use = { schema: { params: z.object({ token: z.string() }), response: { 200: joinedWorkspace } } };
+    app.post('/api/v1/share-links/:token/use', use, async (request) =>
       shareLinks.use(requireActor(request), request.params.token),
     );
   };

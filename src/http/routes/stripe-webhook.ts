@@ -1,3 +1,4 @@
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { FastifyInstance } from 'fastify';
 import type { CloudBilling } from '../../services/billing/index.js';
 import { stripeWebhookReceipt } from '../../contract/billing.js';
@@ -9,7 +10,9 @@ import { stripeWebhookReceipt } from '../../contract/billing.js';
  * rate limited: Stripe sends bursts, and a forged request costs one HMAC.
  */
 export function stripeWebhookRoutes(cloud: CloudBilling) {
-  return (app: FastifyInstance) => {
+  return (scope: FastifyInstance) => {
+    // Typed by the response schemas: a service answer that drifts from its record does not compile.
+    const app = scope.withTypeProvider<ZodTypeProvider>();
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_request, body, done) =>
       done(null, body),
