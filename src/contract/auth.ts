@@ -57,6 +57,7 @@ export type SignInProviders = z.infer<typeof signInProviders>;
 
 /** `POST /api/auth/oidc/:provider` from a script: where to send the browser. */
 export const providerRedirect = record({ url: z.string() });
+export type ProviderRedirect = z.infer<typeof providerRedirect>;
 
 /** An identity-provider account linked to the user. */
 export const linkedIdentity = record({
@@ -72,6 +73,7 @@ export const linkedIdentityList = listOf(linkedIdentity);
 
 /** `POST /api/auth/oidc/link`: the provider account now linked. */
 export const identityLinked = record({ provider: z.string(), email: z.string() });
+export type IdentityLinked = z.infer<typeof identityLinked>;
 
 /** A stored passkey as the API shows it (never its key). */
 export const passkeyRecord = record({

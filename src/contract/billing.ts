@@ -23,6 +23,7 @@ export type Plan = z.infer<typeof planRecord>;
 
 /** `GET /api/v1/billing/plans`: every plan (public). */
 export const planList = record({ data: z.array(planRecord) });
+export type PlanList = z.infer<typeof planList>;
 
 /** Each limit of the organization's plan with its current usage. */
 export const planLimits = record({
@@ -52,9 +53,11 @@ export type Subscription = z.infer<typeof subscriptionRecord>;
 
 /** Stripe Checkout: where to send the buyer. */
 export const checkoutSession = record({ url: z.string(), id: z.string() });
+export type CheckoutSession = z.infer<typeof checkoutSession>;
 
 /** Stripe's Customer Portal: where to send the Super Admin. */
 export const portalSession = record({ url: z.string() });
+export type PortalSession = z.infer<typeof portalSession>;
 
 /** The platform owner's billing overview: subscriptions and the latest Stripe events. */
 export const adminBillingOverview = record({

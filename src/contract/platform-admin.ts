@@ -77,6 +77,7 @@ export const impersonationTokens = record({
   expires_in: z.number().int(),
   expires_at: timestamp,
 });
+export type ImpersonationTokens = z.infer<typeof impersonationTokens>;
 
 /** One entry of the platform owner's audit log. */
 export const auditEntry = record({

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Plan, PlanLimits, Subscription } from '../../../src/contract/billing';
+import type { PlanLimits, PlanList, Subscription } from '../../../src/contract/billing';
 import { api, ApiError } from '../api/client';
 
 /**
@@ -13,7 +13,7 @@ export function usePlans() {
     retry: false,
     queryFn: async () => {
       try {
-        return (await api<{ data: Plan[] }>('GET', '/api/v1/billing/plans')).data;
+        return (await api<PlanList>('GET', '/api/v1/billing/plans')).data;
       } catch (error) {
         if (error instanceof ApiError && error.status === 404) return null;
         throw error;

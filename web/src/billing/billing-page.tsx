@@ -5,7 +5,7 @@ import { FormError } from '../ui/form-error';
 import { Loading } from '../ui/loading';
 import { NotFoundPage } from '../ui/not-found-page';
 import { SignOutButton } from '../workspace/sign-out-button';
-import type { Plan, PlanLimits } from '../../../src/contract/billing';
+import type { CheckoutSession, Plan, PlanLimits, PortalSession } from '../../../src/contract/billing';
 import { usePlans, useLimits, useSubscription } from './billing-api';
 import '../styles/billing.css';
 
@@ -29,7 +29,7 @@ const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateS
 /** Sends the browser to a Stripe page (Checkout or the Customer Portal). */
 function useStripeRedirect(path: string) {
   return useMutation({
-    mutationFn: (body: object) => api<{ url: string }>('POST', path, body),
+    mutationFn: (body: object) => api<CheckoutSession | PortalSession>('POST', path, body),
     onSuccess: ({ url }) => window.location.assign(url),
   });
 }
