@@ -1,4 +1,5 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { otherContent } from '../contract/answers.js';
 
 /** Where the document is served. */
 export const OPENAPI_PATH = '/api/openapi.json';
@@ -37,7 +38,11 @@ export function openApiDocumentRoute(routes: readonly RouteOptions[], version: s
       OPENAPI_PATH,
       {
         config: { auth: 'none' },
-        schema: { summary: 'This document: the OpenAPI 3.1 description of the API', security: [] },
+        schema: {
+          summary: 'This document: the OpenAPI 3.1 description of the API',
+          security: [],
+          response: { 200: otherContent('application/json', 'The OpenAPI 3.1 document') },
+        },
       },
       async (_request, reply) => reply.type('application/json; charset=utf-8').send(await built()),
     );

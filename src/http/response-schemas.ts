@@ -3,43 +3,7 @@ import { listOf, record, timestamp, userRef } from '../contract/shape.js';
 
 // Response schemas not yet moved to their feature's file in src/contract/.
 
-/** `POST /api/auth/login` (and refresh, claim): the token pair. */
-export const tokenPair = record({
-  access_token: z.string(),
-  refresh_token: z.string(),
-  expires_in: z.number().int().describe('Seconds until the access token expires'),
-});
-
-/** `GET /api/auth/me`. */
-export const me = record({
-  id: z.string(),
-  name: z.string(),
-  email: z.string(),
-  handle: z.string(),
-  role: z.string(),
-  platform_owner: z.boolean(),
-  org: record({ id: z.string(), handle: z.string(), name: z.string() }).nullable(),
-});
-
-/** The API's workspace. */
-export const workspaceRecord = record({
-  id: z.string(),
-  name: z.string(),
-  slug: z.string(),
-  git_remote: z.string().nullable(),
-  git_branch: z.string(),
-  org_handle: z.string(),
-  role: z.string(),
-  sync_status: z.string(),
-  last_sync_at: timestamp.nullable(),
-  public_site: z.boolean(),
-  created_at: timestamp,
-  updated_at: timestamp,
-});
-
-export const workspaceList = listOf(workspaceRecord);
-
-/** The API's page object. */
+/** the API's page object. */
 export const pageObject = record({
   page_id: z.string(),
   path: z.string(),
@@ -102,9 +66,6 @@ export const commentRecord = record({
 
 /** Threads: each root comment with its replies in the order they were written. */
 export const commentList = listOf(commentRecord.extend({ replies: z.array(commentRecord) }));
-
-/** `GET /api/v1/workspaces/:id/members`: who is in the workspace, as its members see them. */
-export const peopleList = listOf(record({ user_id: z.string(), name: z.string(), handle: z.string() }));
 
 /** `POST /api/v1/content/:workspace/preview`: the page as the published site would show it. */
 export const pagePreview = record({

@@ -1,9 +1,12 @@
 import { Readable } from 'node:stream';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
 import type { AiService, ChatStreamEvent } from '../../services/ai/index.js';
 import { requireActor } from '../auth-context.js';
 import { errorBody } from '../error-handler.js';
+import { aiStatus, chatAnswer, writingAssistAnswer } from '../../contract/ai.js';
+import { z } from 'zod';
 
 const AI = { rateLimit: 'ai' } as const;
 
@@ -54,32 +57,57 @@ async function* eventStream(
   }
 }
 
+/** The chat's answer: whole as JSON, or streamed as server-sent events when the client asks. */
+const chatAnswers = {
+  description: 'The answer and its sources; with `Accept: text/event-stream`, the same streamed',
+  content: {
+    'application/json': { schema: chatAnswer },
+    'text/event-stream': {
+      schema: z
+        .string()
+        .describe(
+          'Events `token` ({ text }) per delta, then `sources`, then `done`; or `error` with the error body',
+        ),
+    },
+  },
+};
+
 /** The AI endpoints, and the status alias `/api/ai/status`. */
 export function aiRoutes(services: { ai: AiService }) {
   const { ai } = services;
-  return (app: FastifyInstance) => {
+  return (scope: FastifyInstance) => {
+    // Typed by the response schemas: a service answer that drifts from its record does not compile.
+    const app = scope.withTypeProvider<ZodTypeProvider>();
     // Anonymous on purpose: the API asks no token and the answer holds no secret.
-    app.get('/api/v1/ai/status', { config: { auth: 'none' } }, async () => ai.status());
-    app.get('/api/ai/status', { config: { auth: 'none' } }, async () => ai.status());
+    const status = { config: { auth: 'none' }, schema: { response: { 200: aiStatus } } } as const;
+    app.get('/api/v1/ai/status', status, async () => ai.status());
+    app.get('/api/ai/status', status, async () => ai.status());
 
-    app.post('/api/v1/ai/writing-assist', { config: AI }, async (request, reply) =>
+    const assist = { config: AI, schema: { response: { 200: writingAssistAnswer } } };
+    app.post('/api/v1/ai/writing-assist', assist, async (request, reply) =>
       ai.writingAssist(requireActor(request), request.body, abortOnClose(reply)),
     );
 
-    app.post('/api/v1/ai/chat', { config: AI }, async (request, reply) => {
-      const actor = requireActor(request);
-      const signal = abortOnClose(reply);
-      if (!wantsEventStream(request)) return ai.chat(actor, request.body, signal);
-      const events = ai.chatStream(actor, request.body, signal);
-      // Checks and the provider's first delta happen here, so a refusal or an early provider
-      // failure is still an ordinary JSON error with its own status.
-      const first = await events.next();
-      return reply
-        .code(200)
-        .header('content-type', 'text/event-stream; charset=utf-8')
-        .header('cache-control', 'no-cache, no-transform')
-        .header('x-accel-buffering', 'no')
-        .send(Readable.from(eventStream(request, first, events, signal)));
-    });
+    app.post(
+      '/api/v1/ai/chat',
+      { config: AI, schema: { response: { 200: chatAnswers } } },
+      async (request, reply) => {
+        const actor = requireActor(request);
+        const signal = abortOnClose(reply);
+        if (!wantsEventStream(request)) return ai.chat(actor, request.body, signal);
+        const events = ai.chatStream(actor, request.body, signal);
+        // Checks and the provider's first delta happen here, so a refusal or an early provider
+        // failure is still an ordinary JSON error with its own status.
+        const first = await events.next();
+        // The stream's text is what the schema's text/event-stream names; sent as a Node stream.
+        const untyped: FastifyReply = reply;
+        return untyped
+          .code(200)
+          .header('content-type', 'text/event-stream; charset=utf-8')
+          .header('cache-control', 'no-cache, no-transform')
+          .header('x-accel-buffering', 'no')
+          .send(Readable.from(eventStream(request, first, events, signal)));
+      },
+    );
   };
 }

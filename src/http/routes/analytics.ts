@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { forbidden } from '../../errors.js';
 import {
   analyticsRangeInput,
@@ -10,6 +11,12 @@ import {
 import type { Services } from '../../services/index.js';
 import { requireActor, requireSignedIn } from '../auth-context.js';
 import { workspaceParams } from '../route-params.js';
+import {
+  analyticsOverview,
+  analyticsPages,
+  analyticsSearches,
+  consentAnswer,
+} from '../../contract/analytics.js';
 import { setCookie } from '../cookies.js';
 import { fromOwnOrigin } from '../same-origin.js';
 import { visitorSignals } from './site.js';
@@ -45,7 +52,17 @@ export function analyticsRoutes(services: Services, publicUrl: string) {
 
     app.post(
       '/api/analytics/consent',
-      { config: CONSENT, schema: { body: consentInput }, preValidation: ownOrigin },
+      {
+        config: CONSENT,
+        schema: {
+          body: consentInput,
+          response: {
+            200: consentAnswer,
+            303: z.null().describe('A form post from the published site goes back to its page'),
+          },
+        },
+        preValidation: ownOrigin,
+      },
       async (request, reply) => {
         const { consent, return_to } = request.body;
         setCookie(reply, CONSENT_COOKIE, consent ? 'granted' : 'denied', CONSENT_MAX_AGE);
@@ -56,18 +73,27 @@ export function analyticsRoutes(services: Services, publicUrl: string) {
       },
     );
 
-    const report = <Q extends typeof analyticsRangeInput>(querystring: Q) => ({
-      schema: { params: workspaceParams, querystring },
+    const report = <Q extends typeof analyticsRangeInput, R extends z.ZodType>(
+      querystring: Q,
+      answer: R,
+    ) => ({
+      schema: { params: workspaceParams, querystring, response: { 200: answer } },
       preValidation: requireSignedIn,
     });
-    app.get('/api/v1/workspaces/:id/analytics/overview', report(analyticsRangeInput), async (request) =>
-      analytics.overview(requireActor(request), request.params.id, request.query),
+    app.get(
+      '/api/v1/workspaces/:id/analytics/overview',
+      report(analyticsRangeInput, analyticsOverview),
+      async (request) => analytics.overview(requireActor(request), request.params.id, request.query),
     );
-    app.get('/api/v1/workspaces/:id/analytics/pages', report(analyticsRangeInput), async (request) =>
-      analytics.pages(requireActor(request), request.params.id, request.query),
+    app.get(
+      '/api/v1/workspaces/:id/analytics/pages',
+      report(analyticsRangeInput, analyticsPages),
+      async (request) => analytics.pages(requireActor(request), request.params.id, request.query),
     );
-    app.get('/api/v1/workspaces/:id/analytics/searches', report(searchesReportInput), async (request) =>
-      analytics.searches(requireActor(request), request.params.id, request.query),
+    app.get(
+      '/api/v1/workspaces/:id/analytics/searches',
+      report(searchesReportInput, analyticsSearches),
+      async (request) => analytics.searches(requireActor(request), request.params.id, request.query),
     );
   };
 }

@@ -12,7 +12,8 @@ import { forgotPasswordInput, resetPasswordInput } from '../../services/identity
 import { rateKey } from '../rate-limit-hook.js';
 import { clientInfo, requireActor, requireSignedIn } from '../auth-context.js';
 import { clearSessionCookies, COOKIES, setSessionCookies } from '../cookies.js';
-import { me, tokenPair } from '../response-schemas.js';
+import { me, registered, sessionList, tokenPair } from '../../contract/auth.js';
+import { messageAnswer, noContent } from '../../contract/answers.js';
 import { crossOriginRefused, fromOwnOrigin } from '../same-origin.js';
 
 const AUTH = { rateLimit: 'auth' } as const;
@@ -27,7 +28,10 @@ export function authRoutes(services: Services, publicUrl: string) {
     const app = scope.withTypeProvider<ZodTypeProvider>();
     app.post(
       '/api/auth/register',
-      { config: { rateLimit: ['auth', 'registration'], auth: 'none' }, schema: { body: registerInput } },
+      {
+        config: { rateLimit: ['auth', 'registration'], auth: 'none' },
+        schema: { body: registerInput, response: { 201: registered } },
+      },
       async (request, reply) => {
         const { user, tokens } = await auth.register(request.body, clientInfo(request));
         setSessionCookies(reply, tokens);
@@ -65,11 +69,15 @@ export function authRoutes(services: Services, publicUrl: string) {
       };
     });
 
-    app.post('/api/auth/logout', { config: AUTH }, async (request, reply) => {
-      await auth.logout(requireActor(request));
-      clearSessionCookies(reply);
-      return reply.code(204).send();
-    });
+    app.post(
+      '/api/auth/logout',
+      { config: AUTH, schema: { response: { 204: noContent } } },
+      async (request, reply) => {
+        await auth.logout(requireActor(request));
+        clearSessionCookies(reply);
+        return reply.code(204).send();
+      },
+    );
 
     app.get('/api/auth/me', { config: AUTH, schema: { response: { 200: me } } }, async (request) =>
       auth.me(requireActor(request)),
@@ -100,13 +108,20 @@ export function authRoutes(services: Services, publicUrl: string) {
       };
     });
 
-    app.get('/api/auth/sessions', { config: AUTH }, async (request) => {
-      const actor = requireActor(request);
-      return { data: await auth.listSessions(actor, actor.sessionId), next_cursor: null };
-    });
+    app.get(
+      '/api/auth/sessions',
+      { config: AUTH, schema: { response: { 200: sessionList } } },
+      async (request) => {
+        const actor = requireActor(request);
+        return { data: await auth.listSessions(actor, actor.sessionId), next_cursor: null };
+      },
+    );
 
     // Always 200, whether or not the address is known or the limit is spent.
-    const forgot = { config: { auth: 'none' }, schema: { body: forgotPasswordInput } } as const;
+    const forgot = {
+      config: { auth: 'none' },
+      schema: { body: forgotPasswordInput, response: { 200: messageAnswer } },
+    } as const;
     app.post('/api/auth/forgot-password', forgot, async (request) => {
       await passwordReset.forgot(request.body.email, (bucket) => rateKey(request, bucket));
       return { message: 'If an account exists for that address, a reset link is on its way.' };
@@ -116,7 +131,7 @@ export function authRoutes(services: Services, publicUrl: string) {
       '/api/auth/reset-password',
       {
         config: { rateLimit: ['auth', 'passwordReset'], auth: 'none' },
-        schema: { body: resetPasswordInput },
+        schema: { body: resetPasswordInput, response: { 200: messageAnswer } },
       },
       async (request) => {
         await passwordReset.reset(request.body);

@@ -6,6 +6,8 @@ import type { Services } from '../../services/index.js';
 import { requireActor, requireSignedIn } from '../auth-context.js';
 import { clearSessionCookies } from '../cookies.js';
 import { contentDisposition } from './uploads.js';
+import { noContent, zipFile } from '../../contract/answers.js';
+import { impersonationStatus } from '../../contract/gdpr.js';
 
 const orgParams = z.object({ handle: z.string().describe("The organization's handle") });
 
@@ -27,13 +29,21 @@ export function gdprRoutes(services: Services) {
   return (scope: FastifyInstance) => {
     const app = scope.withTypeProvider<ZodTypeProvider>();
 
-    app.get('/api/v1/users/me/export', { config: { rateLimit: 'dataExport' } }, async (request, reply) =>
-      sendZip(reply, await gdpr.exportMyData(requireActor(request))),
+    const myExport = {
+      response: { 200: zipFile('Everything Folio holds about the caller, as JSON files in a ZIP') },
+    };
+    app.get(
+      '/api/v1/users/me/export',
+      { config: { rateLimit: 'dataExport' }, schema: myExport },
+      async (request, reply) => sendZip(reply, await gdpr.exportMyData(requireActor(request))),
     );
 
     app.delete(
       '/api/v1/users/me',
-      { schema: { body: deleteAccountInput.optional() }, preValidation: requireSignedIn },
+      {
+        schema: { body: deleteAccountInput.optional(), response: { 204: noContent } },
+        preValidation: requireSignedIn,
+      },
       async (request, reply) => {
         await gdpr.deleteMyAccount(requireActor(request), request.body ?? {});
         clearSessionCookies(reply);
@@ -41,13 +51,21 @@ export function gdprRoutes(services: Services) {
       },
     );
 
-    app.get('/api/v1/orgs/:handle/export', { schema: { params: orgParams } }, async (request, reply) =>
+    const orgExport = {
+      params: orgParams,
+      response: { 200: zipFile("The organization's workspaces, members and settings in a ZIP") },
+    };
+    app.get('/api/v1/orgs/:handle/export', { schema: orgExport }, async (request, reply) =>
       sendZip(reply, await gdpr.exportOrg(requireActor(request), request.params.handle)),
     );
 
-    app.get('/api/v1/users/me/impersonation', async (request) => impersonation.status(requireActor(request)));
+    const status = { schema: { response: { 200: impersonationStatus } } };
+    app.get('/api/v1/users/me/impersonation', status, async (request) =>
+      impersonation.status(requireActor(request)),
+    );
 
-    app.delete('/api/v1/users/me/impersonation', async (request, reply) => {
+    const end = { schema: { response: { 204: noContent } } };
+    app.delete('/api/v1/users/me/impersonation', end, async (request, reply) => {
       await impersonation.end(requireActor(request));
       clearSessionCookies(reply);
       return reply.code(204).send();

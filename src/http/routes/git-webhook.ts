@@ -1,5 +1,7 @@
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services/index.js';
+import { gitWebhookReceipt } from '../../contract/webhooks.js';
 
 type ById = { Params: { id: string } };
 
@@ -11,13 +13,15 @@ type ById = { Params: { id: string } };
  * runs in the background.
  */
 export function gitWebhookRoutes(services: Services) {
-  return (app: FastifyInstance) => {
+  return (scope: FastifyInstance) => {
+    // Typed by the response schemas: a service answer that drifts from its record does not compile.
+    const app = scope.withTypeProvider<ZodTypeProvider>();
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
     app.post<ById>(
       '/api/git/webhook/:id',
-      { config: { rateLimit: 'gitWebhook', auth: 'none' } },
+      { config: { rateLimit: 'gitWebhook', auth: 'none' }, schema: { response: { 202: gitWebhookReceipt } } },
       async (request, reply) => {
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const result = await services.gitSync.receiveWebhook(request.params.id, request.headers, raw);

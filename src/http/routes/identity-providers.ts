@@ -4,7 +4,15 @@ import { AppError } from '../../errors.js';
 import { claimInput, linkInput } from '../../services/identity/index.js';
 import type { Services } from '../../services/index.js';
 import { clientInfo, requireActor, requireSignedIn } from '../auth-context.js';
-import { tokenPair } from '../response-schemas.js';
+import { z } from 'zod';
+import { noContent } from '../../contract/answers.js';
+import {
+  identityLinked,
+  linkedIdentityList,
+  providerRedirect,
+  signInProviders,
+  tokenPair,
+} from '../../contract/auth.js';
 import { setSessionCookies } from '../cookies.js';
 
 const AUTH = { rateLimit: 'auth' } as const;
@@ -38,11 +46,21 @@ export function identityProviderRoutes(services: Services) {
       (_req, _body, done) => done(null, {}),
     );
 
-    app.get('/api/auth/providers', { config: SIGN_IN }, async () => externalSignIn.list());
+    const providers = { response: { 200: signInProviders } };
+    app.get('/api/auth/providers', { config: SIGN_IN, schema: providers }, async () => externalSignIn.list());
 
-    app.post<{ Params: { provider: string } }>(
+    app.post(
       '/api/auth/oidc/:provider',
-      { config: SIGN_IN },
+      {
+        config: SIGN_IN,
+        schema: {
+          params: z.object({ provider: z.string() }),
+          response: {
+            200: providerRedirect,
+            303: z.null().describe('A plain HTML form post is redirected to the provider'),
+          },
+        },
+      },
       async (request, reply) => {
         const { url, binding } = await externalSignIn.start(request.params.provider);
         reply.setCookie(FLOW_COOKIE, binding, { ...FLOW_COOKIE_OPTIONS, maxAge: 600 });
@@ -53,7 +71,18 @@ export function identityProviderRoutes(services: Services) {
 
     app.get<{ Params: { provider: string } }>(
       '/api/auth/oidc/:provider/callback',
-      { config: SIGN_IN },
+      {
+        config: SIGN_IN,
+        schema: {
+          response: {
+            302: z
+              .null()
+              .describe(
+                'Redirects the browser to /login/oidc?code=…, or to /login?error=… when the sign-in failed',
+              ),
+          },
+        },
+      },
       async (request, reply) => {
         const query = new URL(request.url, 'http://folio.invalid').searchParams;
         reply.clearCookie(FLOW_COOKIE, FLOW_COOKIE_OPTIONS);
@@ -84,17 +113,22 @@ export function identityProviderRoutes(services: Services) {
 
     app.post(
       '/api/auth/oidc/link',
-      { config: AUTH, schema: { body: linkInput }, preValidation: requireSignedIn },
+      {
+        config: AUTH,
+        schema: { body: linkInput, response: { 200: identityLinked } },
+        preValidation: requireSignedIn,
+      },
       async (request) => externalSignIn.link(requireActor(request), request.body),
     );
 
-    app.get('/api/auth/identities', { config: AUTH }, async (request) =>
+    const identities = { response: { 200: linkedIdentityList } };
+    app.get('/api/auth/identities', { config: AUTH, schema: identities }, async (request) =>
       externalSignIn.identities(requireActor(request)),
     );
 
     app.delete<{ Params: { id: string } }>(
       '/api/auth/identities/:id',
-      { config: AUTH },
+      { config: AUTH, schema: { response: { 204: noContent } } },
       async (request, reply) => {
         await externalSignIn.unlink(requireActor(request), request.params.id);
         return reply.code(204).send();

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../errors.js';
 import { mcpEndpointOf } from '../../mcp/endpoint.js';
 import { mcpEndpoint } from './mcp.js';
+import { liveness } from '../../contract/health.js';
 
 /** The request headers the server's `/mcp` reads; cookies and proxy headers stay here. */
 const FORWARDED_HEADERS = ['authorization', 'content-type', 'accept', 'mcp-protocol-version'] as const;
@@ -39,7 +40,10 @@ export function mcpRelayRoutes(
   });
   return (app: FastifyInstance) => {
     relay(app);
-    app.get('/api/health', async () => ({ status: 'ok', version: options.version }));
+    app.get('/api/health', { schema: { response: { 200: liveness } } }, async () => ({
+      status: 'ok',
+      version: options.version,
+    }));
     app.get('/api/ready', async (_request, reply) => {
       const answer = await fetch(new URL('/api/ready', serverUrl)).catch((error: unknown) => {
         throw unreachable(serverUrl, error);

@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, unauthorized } from '../../errors.js';
 import type { McpEnvironment } from '../../mcp/server.js';
 import type { Services } from '../../services/index.js';
+import { z } from 'zod';
+import { otherContent } from '../../contract/answers.js';
 
 export interface McpRouteOptions extends McpEnvironment {
   /** Whether a sync engine runs behind this server (offers svc_resolve_sync_conflict). */
@@ -38,7 +40,16 @@ export function mcpEndpoint(corsOrigins: readonly string[], handlePost: McpPostH
       return reply.code(204).send();
     });
 
-    app.post('/mcp', async (request, reply) => {
+    const rpc = {
+      response: {
+        200: otherContent(
+          'application/json',
+          'A JSON-RPC answer of the Model Context Protocol (streamable HTTP)',
+        ),
+        202: z.null().describe('A notification or response was accepted'),
+      },
+    };
+    app.post('/mcp', { schema: rpc }, async (request, reply) => {
       checkOrigin(request, reply, corsOrigins);
       return handlePost(request, reply);
     });

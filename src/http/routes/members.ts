@@ -4,7 +4,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Services } from '../../services/index.js';
 import { changeRoleInput, listInput } from '../../services/collab/index.js';
 import { requireActor, requireSignedIn } from '../auth-context.js';
-import { peopleList } from '../response-schemas.js';
+import { noContent } from '../../contract/answers.js';
+import { memberList, memberRecord, peopleList } from '../../contract/members.js';
 import { workspaceParams } from '../route-params.js';
 
 /**
@@ -23,14 +24,21 @@ export function memberRoutes(services: Services) {
 
     app.get(
       '/api/v1/workspaces/:id/admin/members',
-      { schema: { params: workspaceParams, querystring: listInput }, preValidation: requireSignedIn },
+      {
+        schema: { params: workspaceParams, querystring: listInput, response: { 200: memberList } },
+        preValidation: requireSignedIn,
+      },
       async (request) => members.list(requireActor(request), request.params.id, request.query),
     );
 
     app.put(
       '/api/v1/workspaces/:id/admin/members/:user_id/role',
       {
-        schema: { params: workspaceParams.extend({ user_id: z.string() }), body: changeRoleInput },
+        schema: {
+          params: workspaceParams.extend({ user_id: z.string() }),
+          body: changeRoleInput,
+          response: { 200: memberRecord },
+        },
         preValidation: requireSignedIn,
       },
       async (request) =>
@@ -39,6 +47,7 @@ export function memberRoutes(services: Services) {
 
     app.delete<{ Params: { id: string; user_id: string } }>(
       '/api/v1/workspaces/:id/admin/members/:user_id',
+      { schema: { response: { 204: noContent } } },
       async (request, reply) => {
         await members.remove(requireActor(request), request.params.id, request.params.user_id);
         return reply.code(204).send();

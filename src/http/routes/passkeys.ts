@@ -10,7 +10,14 @@ import {
 import type { Services } from '../../services/index.js';
 import { clientInfo, requireActor, requireSignedIn } from '../auth-context.js';
 import { setSessionCookies } from '../cookies.js';
-import { tokenPair } from '../response-schemas.js';
+import { noContent } from '../../contract/answers.js';
+import {
+  passkeyCreationOptions,
+  passkeyList,
+  passkeyRecord,
+  passkeyRequestOptions,
+  tokenPair,
+} from '../../contract/auth.js';
 import { idParams } from '../route-params.js';
 
 const AUTH = { rateLimit: 'auth' } as const;
@@ -30,11 +37,12 @@ export function passkeyRoutes(services: Services) {
       if (!passkeys.enabled) throw notFound('Route');
     });
 
-    app.post('/api/auth/webauthn/register/begin', { config: AUTH }, async (request) =>
+    const registerBegin = { response: { 200: passkeyCreationOptions } };
+    app.post('/api/auth/webauthn/register/begin', { config: AUTH, schema: registerBegin }, async (request) =>
       passkeys.registerBegin(requireActor(request)),
     );
 
-    const registerFinish = { body: passkeyRegisterFinishInput };
+    const registerFinish = { body: passkeyRegisterFinishInput, response: { 201: passkeyRecord } };
     app.post(
       '/api/auth/webauthn/register/finish',
       { config: AUTH, schema: registerFinish, preValidation: requireSignedIn },
@@ -44,7 +52,7 @@ export function passkeyRoutes(services: Services) {
       },
     );
 
-    const loginBegin = { body: passkeyLoginBeginInput };
+    const loginBegin = { body: passkeyLoginBeginInput, response: { 200: passkeyRequestOptions } };
     app.post('/api/auth/webauthn/login/begin', { config: SIGN_IN, schema: loginBegin }, async (request) =>
       passkeys.loginBegin(request.body),
     );
@@ -64,11 +72,12 @@ export function passkeyRoutes(services: Services) {
       },
     );
 
-    app.get('/api/auth/webauthn/credentials', { config: AUTH }, async (request) =>
+    const list = { response: { 200: passkeyList } };
+    app.get('/api/auth/webauthn/credentials', { config: AUTH, schema: list }, async (request) =>
       passkeys.list(requireActor(request)),
     );
 
-    const rename = { params: idParams, body: passkeyRenameInput };
+    const rename = { params: idParams, body: passkeyRenameInput, response: { 200: passkeyRecord } };
     app.patch(
       '/api/auth/webauthn/credentials/:id',
       { config: AUTH, schema: rename, preValidation: requireSignedIn },
@@ -77,7 +86,7 @@ export function passkeyRoutes(services: Services) {
 
     app.delete(
       '/api/auth/webauthn/credentials/:id',
-      { config: AUTH, schema: { params: idParams } },
+      { config: AUTH, schema: { params: idParams, response: { 204: noContent } } },
       async (request, reply) => {
         await passkeys.remove(requireActor(request), request.params.id);
         return reply.code(204).send();

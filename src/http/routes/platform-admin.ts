@@ -18,6 +18,21 @@ import { clientInfo, requireActor } from '../auth-context.js';
 import { setSessionCookies } from '../cookies.js';
 import { idParams } from '../route-params.js';
 import { sendZip } from './gdpr.js';
+import { noContent, zipFile } from '../../contract/answers.js';
+import { adminDomainChecked, adminDomainList } from '../../contract/custom-domains.js';
+import {
+  adminUserDetails,
+  adminUserList,
+  auditLog,
+  impersonationTokens,
+  orgDetails,
+  orgList,
+  platformGrowth,
+  platformHealth,
+  platformTotals,
+} from '../../contract/platform-admin.js';
+
+const org = { 200: orgDetails };
 
 const orgParams = z.object({ id: z.string().describe("The organization's id or handle") });
 const domainParams = z.object({ domain: z.string().describe('The custom domain') });
@@ -38,49 +53,69 @@ export function platformAdminRoutes(services: Services) {
     const orgs = '/api/v1/admin/orgs';
     const users = '/api/v1/admin/users';
 
-    app.get(orgs, { schema: { querystring: listOrgsInput } }, async (request) =>
+    app.get(orgs, { schema: { querystring: listOrgsInput, response: { 200: orgList } } }, async (request) =>
       adminOrgs.list(requireActor(request), request.query),
     );
-    app.get(`${orgs}/:id`, { schema: { params: orgParams } }, async (request) =>
+    app.get(`${orgs}/:id`, { schema: { params: orgParams, response: org } }, async (request) =>
       adminOrgs.get(requireActor(request), request.params.id),
     );
-    app.put(`${orgs}/:id/plan`, { schema: { params: orgParams, body: setPlanInput } }, async (request) =>
-      adminOrgs.setPlan(requireActor(request), request.params.id, request.body),
+    app.put(
+      `${orgs}/:id/plan`,
+      { schema: { params: orgParams, body: setPlanInput, response: org } },
+      async (request) => adminOrgs.setPlan(requireActor(request), request.params.id, request.body),
     );
     app.put(
       `${orgs}/:id/subscription`,
-      { schema: { params: orgParams, body: subscriptionOverrideInput } },
+      { schema: { params: orgParams, body: subscriptionOverrideInput, response: org } },
       async (request) =>
         adminOrgs.overrideSubscription(requireActor(request), request.params.id, request.body),
     );
-    app.delete(`${orgs}/:id/subscription`, { schema: { params: orgParams } }, async (request) =>
-      adminOrgs.clearSubscriptionOverride(requireActor(request), request.params.id),
+    app.delete(
+      `${orgs}/:id/subscription`,
+      { schema: { params: orgParams, response: org } },
+      async (request) => adminOrgs.clearSubscriptionOverride(requireActor(request), request.params.id),
     );
     app.put(
       `${orgs}/:id/rate-limits`,
-      { schema: { params: orgParams, body: rateLimitsInput } },
+      { schema: { params: orgParams, body: rateLimitsInput, response: org } },
       async (request) => adminOrgs.setRateLimits(requireActor(request), request.params.id, request.body),
     );
-    app.get(`${orgs}/:id/export`, { schema: { params: orgParams } }, async (request, reply) =>
-      sendZip(reply, await adminOrgs.exportOrg(requireActor(request), request.params.id)),
+    const orgExport = { 200: zipFile("The organization's data in a ZIP") };
+    app.get(
+      `${orgs}/:id/export`,
+      { schema: { params: orgParams, response: orgExport } },
+      async (request, reply) =>
+        sendZip(reply, await adminOrgs.exportOrg(requireActor(request), request.params.id)),
     );
 
-    app.get(users, { schema: { querystring: listUsersInput } }, async (request) =>
-      adminUsers.list(requireActor(request), request.query),
+    app.get(
+      users,
+      { schema: { querystring: listUsersInput, response: { 200: adminUserList } } },
+      async (request) => adminUsers.list(requireActor(request), request.query),
     );
-    app.get(`${users}/:id`, { schema: { params: idParams } }, async (request) =>
-      adminUsers.get(requireActor(request), request.params.id),
+    app.get(
+      `${users}/:id`,
+      { schema: { params: idParams, response: { 200: adminUserDetails } } },
+      async (request) => adminUsers.get(requireActor(request), request.params.id),
     );
-    app.get(`${users}/:id/export`, { schema: { params: idParams } }, async (request, reply) =>
-      sendZip(reply, await adminUsers.exportUser(requireActor(request), request.params.id)),
+    const userExport = { 200: zipFile('Everything Folio holds about the user, in a ZIP') };
+    app.get(
+      `${users}/:id/export`,
+      { schema: { params: idParams, response: userExport } },
+      async (request, reply) =>
+        sendZip(reply, await adminUsers.exportUser(requireActor(request), request.params.id)),
     );
-    app.delete(`${users}/:id`, { schema: { params: idParams } }, async (request, reply) => {
-      await adminUsers.deleteUser(requireActor(request), request.params.id);
-      return reply.code(204).send();
-    });
+    app.delete(
+      `${users}/:id`,
+      { schema: { params: idParams, response: { 204: noContent } } },
+      async (request, reply) => {
+        await adminUsers.deleteUser(requireActor(request), request.params.id);
+        return reply.code(204).send();
+      },
+    );
     app.post(
       `${users}/:id/impersonate`,
-      { schema: { params: idParams, body: impersonateInput } },
+      { schema: { params: idParams, body: impersonateInput, response: { 200: impersonationTokens } } },
       async (request, reply) => {
         const tokens = await adminUsers.impersonate(
           requireActor(request),
@@ -93,30 +128,38 @@ export function platformAdminRoutes(services: Services) {
       },
     );
 
-    app.get('/api/v1/admin/audit-log', { schema: { querystring: listAuditInput } }, async (request) =>
+    const audit = { querystring: listAuditInput, response: { 200: auditLog } };
+    app.get('/api/v1/admin/audit-log', { schema: audit }, async (request) =>
       adminAudit.list(requireActor(request), request.query),
     );
 
-    app.get('/api/v1/admin/domains', { schema: { querystring: listDomainsInput } }, async (request) =>
+    const domains = { querystring: listDomainsInput, response: { 200: adminDomainList } };
+    app.get('/api/v1/admin/domains', { schema: domains }, async (request) =>
       adminPlatform.listDomains(requireActor(request), request.query),
     );
-    app.post('/api/v1/admin/domains/:domain/verify', { schema: { params: domainParams } }, async (request) =>
+    const verify = { params: domainParams, response: { 200: adminDomainChecked } };
+    app.post('/api/v1/admin/domains/:domain/verify', { schema: verify }, async (request) =>
       adminPlatform.verifyDomain(requireActor(request), request.params.domain),
     );
     app.delete(
       '/api/v1/admin/domains/:domain',
-      { schema: { params: domainParams } },
+      { schema: { params: domainParams, response: { 204: noContent } } },
       async (request, reply) => {
         await adminPlatform.deleteDomain(requireActor(request), request.params.domain);
         return reply.code(204).send();
       },
     );
 
-    app.get('/api/v1/admin/health', async (request) => adminPlatform.health(requireActor(request)));
-    app.get('/api/v1/admin/analytics/overview', async (request) =>
-      adminPlatform.overview(requireActor(request)),
+    app.get('/api/v1/admin/health', { schema: { response: { 200: platformHealth } } }, async (request) =>
+      adminPlatform.health(requireActor(request)),
     );
-    app.get('/api/v1/admin/analytics/growth', { schema: { querystring: growthInput } }, async (request) =>
+    app.get(
+      '/api/v1/admin/analytics/overview',
+      { schema: { response: { 200: platformTotals } } },
+      async (request) => adminPlatform.overview(requireActor(request)),
+    );
+    const growth = { querystring: growthInput, response: { 200: platformGrowth } };
+    app.get('/api/v1/admin/analytics/growth', { schema: growth }, async (request) =>
       adminPlatform.growth(requireActor(request), request.query),
     );
   };

@@ -3,7 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Services } from '../../services/index.js';
 import { createWorkspaceInput, listWorkspacesInput } from '../../services/workspaces/index.js';
 import { requireActor, requireSignedIn } from '../auth-context.js';
-import { workspaceList, workspaceRecord } from '../response-schemas.js';
+import { noContent } from '../../contract/answers.js';
+import { workspaceList, workspaceRecord } from '../../contract/workspaces.js';
 import { workspaceParams } from '../route-params.js';
 
 /** The API's workspace routes; `:id` takes the workspace id or its slug. */
@@ -35,9 +36,13 @@ export function workspaceRoutes(services: Services) {
       async (request) => workspaces.get(requireActor(request), request.params.id),
     );
 
-    app.delete('/api/v1/workspaces/:id', { schema: byId }, async (request, reply) => {
-      await workspaces.remove(requireActor(request), request.params.id);
-      return reply.code(204).send();
-    });
+    app.delete(
+      '/api/v1/workspaces/:id',
+      { schema: { ...byId, response: { 204: noContent } } },
+      async (request, reply) => {
+        await workspaces.remove(requireActor(request), request.params.id);
+        return reply.code(204).send();
+      },
+    );
   };
 }

@@ -7,6 +7,7 @@ import type { Services } from '../../services/index.js';
 import type { Hub } from '../../ws/hub.js';
 import { requireActor } from '../auth-context.js';
 import { COOKIES, setCookie } from '../cookies.js';
+import { noContent } from '../../contract/answers.js';
 
 /**
  * Whether a browser's Origin may open the socket: PUBLIC_URL's origin or the
@@ -34,11 +35,16 @@ export function wsRoutes(services: Services, hub: Hub, publicUrl: string) {
   const rechecks = new WeakMap<FastifyRequest, () => Promise<Actor>>();
 
   return (app: FastifyInstance) => {
-    app.post('/api/auth/ws-token', { config: { rateLimit: 'auth' } }, async (request, reply) => {
-      const { token, maxAge } = await wsTokens.issue(requireActor(request));
-      setCookie(reply, COOKIES.ws, token, maxAge);
-      return reply.code(204).send();
-    });
+    const wsToken = { response: { 204: noContent.describe('Sets the svc_ws_token cookie for /ws') } };
+    app.post(
+      '/api/auth/ws-token',
+      { config: { rateLimit: 'auth' }, schema: wsToken },
+      async (request, reply) => {
+        const { token, maxAge } = await wsTokens.issue(requireActor(request));
+        setCookie(reply, COOKIES.ws, token, maxAge);
+        return reply.code(204).send();
+      },
+    );
 
     app.get(
       '/ws',

@@ -43,6 +43,9 @@ export const rateLimitsInput = z.object({
   limits: z.partialRecord(bucket, z.number().int().min(1).max(1_000_000).nullable()),
 });
 
+/** A stored subscription override, as `subscriptionOverrideInput` wrote it. */
+type SubscriptionOverride = z.output<typeof subscriptionOverrideInput>;
+
 /** How long an organization's rate limits are remembered by each instance. */
 const RATE_LIMITS_TTL_MS = 30_000;
 
@@ -67,7 +70,7 @@ export function createAdminOrgs(deps: {
     handle: r.handle,
     name: r.name,
     plan: r.plan,
-    subscription_override: parse(r.subscription_override),
+    subscription_override: parse<SubscriptionOverride>(r.subscription_override),
     members: Number(r.member_count ?? 0),
     workspaces: Number(r.workspace_count ?? 0),
     created_at: r.created_at,

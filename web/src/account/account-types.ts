@@ -1,35 +1,16 @@
-/** What the account screens read: sessions, API keys and the onboarding checklist. */
+import type { ApiKey } from '../../../src/contract/api-keys';
 
-/** GET /api/auth/sessions. */
-export interface Session {
-  id: string;
-  device: string | null;
-  ip: string | null;
-  created_at: string;
-  last_active_at: string;
-  /** The session of this browser. */
-  current: boolean;
-}
+/** What the account screens need beside the contract's records: the scopes offered and the onboarding checklist. */
 
-export const API_KEY_SCOPES = ['read', 'write', 'delete', 'admin', 'admin:read'] as const;
+/** The scopes a key may be given, in the order the form offers them. */
+export const API_KEY_SCOPES = [
+  'read',
+  'write',
+  'delete',
+  'admin',
+  'admin:read',
+] as const satisfies readonly ApiKey['scopes'][number][];
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
-
-/** GET /api/v1/api-keys: never the key itself, only its prefix. */
-export interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  scopes: ApiKeyScope[];
-  /** Unix seconds, or null for a key that never expires. */
-  expires_at: number | null;
-  last_used_at: string | null;
-  created_at: string;
-}
-
-/** POST /api/v1/api-keys and …/rotate: the full key, this once. */
-export interface NewApiKey extends ApiKey {
-  key: string;
-}
 
 export const ONBOARDING_STEPS = [
   'create_page',

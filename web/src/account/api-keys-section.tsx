@@ -8,7 +8,8 @@ import { Field } from '../ui/field';
 import { FormError } from '../ui/form-error';
 import { Loading } from '../ui/loading';
 import { relativeTime } from '../ui/relative-time';
-import { API_KEY_SCOPES, type ApiKey, type ApiKeyScope, type NewApiKey } from './account-types';
+import type { ApiKey, NewApiKey } from '../../../src/contract/api-keys';
+import { API_KEY_SCOPES, type ApiKeyScope } from './account-types';
 
 const SCOPE_TEXT: Record<ApiKeyScope, string> = {
   read: 'read: pages, search, lists',

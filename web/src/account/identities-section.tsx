@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api/client';
 import { useIdentities, useProviders } from '../api/queries';
-import type { LinkedIdentity } from '../api/types';
+import type { LinkedIdentity } from '../../../src/contract/auth';
 import { FormError } from '../ui/form-error';
 
 /**

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api } from '../api/client';
 import { usePasskeys } from '../api/queries';
-import type { Passkey } from '../api/types';
+import type { Passkey } from '../../../src/contract/auth';
 import { passkeyErrorText, registerPasskey } from '../auth/passkey-ceremonies';
 import { Field } from '../ui/field';
 import { FormError } from '../ui/form-error';

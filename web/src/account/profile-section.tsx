@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { api } from '../api/client';
 import { meQuery, useMe } from '../api/queries';
-import type { User } from '../api/types';
+import type { Me } from '../../../src/contract/auth';
 import { Field } from '../ui/field';
 import { FormError } from '../ui/form-error';
 
@@ -15,7 +15,7 @@ export function ProfileSection() {
   const me = useMe();
   const queryClient = useQueryClient();
   const save = useMutation({
-    mutationFn: (name: string) => api<User>('PATCH', '/api/auth/me', { name }),
+    mutationFn: (name: string) => api<Me>('PATCH', '/api/auth/me', { name }),
     onSuccess: (user) => queryClient.setQueryData(meQuery.queryKey, user),
   });
   const submit = (event: FormEvent<HTMLFormElement>) => {

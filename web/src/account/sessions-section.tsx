@@ -5,7 +5,7 @@ import { FormError } from '../ui/form-error';
 import { Loading } from '../ui/loading';
 import { relativeTime } from '../ui/relative-time';
 import { SignOutButton } from '../workspace/sign-out-button';
-import type { Session } from './account-types';
+import type { Session } from '../../../src/contract/auth';
 import { deviceName } from './device-name';
 
 /** Account → Sessions: where this account is signed in, and signing out of all of them. */

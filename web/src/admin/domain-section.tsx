@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { api, ApiError } from '../api/client';
-import type { CustomDomain, Workspace } from '../api/types';
+import type { CustomDomain } from '../../../src/contract/custom-domains';
+import type { Workspace } from '../api/types';
 import { ConfirmButton } from '../ui/confirm-button';
 import { CopyField } from '../ui/copy-field';
 import { Field } from '../ui/field';

@@ -1,7 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api } from '../api/client';
-import { ROLE_NAMES, type Role, type ShareLink, type Workspace } from '../api/types';
+import type { ShareLink } from '../../../src/contract/share-links';
+import { ROLE_NAMES, type Role, type Workspace } from '../api/types';
 import { CopyField } from '../ui/copy-field';
 import { Field } from '../ui/field';
 import { FormError } from '../ui/form-error';

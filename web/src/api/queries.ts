@@ -1,13 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, ApiError } from './client';
-import type { LinkedIdentity, List, Passkey, Providers, TreeNode, User, Workspace } from './types';
+import type { LinkedIdentity, Me, Passkey, SignInProviders } from '../../../src/contract/auth';
+import type { List, TreeNode, Workspace } from './types';
 
 /** The signed-in user, or null when there is no session. */
 export const meQuery = queryOptions({
   queryKey: ['me'],
   queryFn: async () => {
     try {
-      return await api<User>('GET', '/api/auth/me');
+      return await api<Me>('GET', '/api/auth/me');
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) return null;
       throw error;
@@ -47,7 +48,7 @@ export const useTree = (slug: string) => useQuery(treeQuery(slug));
 export function useProviders() {
   return useQuery({
     queryKey: ['providers'],
-    queryFn: () => api<Providers>('GET', '/api/auth/providers'),
+    queryFn: () => api<SignInProviders>('GET', '/api/auth/providers'),
     staleTime: 5 * 60_000,
   });
 }

@@ -2,13 +2,6 @@
 
 export type Role = 'superadmin' | 'admin' | 'editor' | 'commenter' | 'viewer';
 
-export interface User {
-  id: string;
-  name: string;
-  email: string;
-  handle?: string;
-}
-
 export interface Workspace {
   id: string;
   name: string;
@@ -46,31 +39,6 @@ export interface List<T> {
   next_cursor: string | null;
 }
 
-/** GET /api/auth/providers. */
-export interface Providers {
-  providers: { id: string; name: string }[];
-  passkeys: boolean;
-}
-
-/** A stored passkey as the API shows it. */
-export interface Passkey {
-  id: string;
-  name: string;
-  created_at: string;
-  last_used_at: string | null;
-  device_type: string;
-  backed_up: boolean;
-}
-
-/** An identity-provider account linked to the user. */
-export interface LinkedIdentity {
-  id: string;
-  provider: string;
-  email: string;
-  created_at: string;
-  last_used_at: string | null;
-}
-
 /** Roles that may change pages. */
 export const canEdit = (role: Role | undefined): boolean =>
   role === 'editor' || role === 'admin' || role === 'superadmin';
@@ -98,16 +66,6 @@ export const ROLE_NAMES: Readonly<Record<Role, string>> = {
   admin: 'Admin',
   superadmin: 'Super Admin',
 };
-
-/** A workspace member as the admin API lists them. */
-export interface Member {
-  user_id: string;
-  name: string;
-  email: string;
-  handle: string;
-  role: Role;
-  joined_at: string;
-}
 
 /** The published site's themes (the server's src/render/themes.ts). */
 export const THEMES = ['default', 'dark', 'forest', 'rose', 'amber', 'minimal', 'corporate'] as const;
@@ -157,28 +115,6 @@ export interface ImportJob {
 /** Roles that may add comments and edit or delete their own. */
 export const canComment = (role: Role | undefined): boolean => role !== undefined && role !== 'viewer';
 
-/** A pending invitation; `token` (and a link carrying it) only when no mail was sent. */
-export interface Invitation {
-  id: string;
-  email: string;
-  role: Role;
-  expires_at: string;
-  created_at: string;
-  accept_url: string;
-  token?: string;
-}
-
-/** A share link as admins see it; `url` only in the answer to create. */
-export interface ShareLink {
-  id: string;
-  role: Role;
-  expires_at: string | null;
-  max_uses: number | null;
-  uses: number;
-  created_at: string;
-  url?: string;
-}
-
 /** A documentation version: a frozen copy of the published pages. */
 export interface Version {
   slug: string;
@@ -186,14 +122,6 @@ export interface Version {
   is_default: boolean;
   page_count: number;
   created_at: string;
-}
-
-/** A workspace's custom domain and the DNS record that proves it is theirs. */
-export interface CustomDomain {
-  domain: string;
-  status: 'pending' | 'verified';
-  verification: { type: 'TXT'; name: string; value: string };
-  verified_at: string | null;
 }
 
 /** One finding of the quality report on one page. */

@@ -1,19 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import type { JoinedWorkspace } from '../../../src/contract/members';
 import { api } from '../api/client';
 import { FormError } from '../ui/form-error';
 import { Loading } from '../ui/loading';
 import { AuthLayout } from './auth-layout';
 
-interface Joined {
-  workspace?: { slug?: string };
-  workspace_slug?: string;
-  slug?: string;
-}
-
-const slugOf = (joined: Joined | undefined) =>
-  joined?.workspace?.slug ?? joined?.workspace_slug ?? joined?.slug ?? null;
+const slugOf = (joined: JoinedWorkspace | undefined) => joined?.workspace.slug ?? null;
 
 /** `/invite/<token>` and `/join/<token>`: joins the workspace, then opens it. */
 export function JoinPage({ kind }: { kind: 'invitation' | 'share-link' }) {
@@ -23,8 +17,8 @@ export function JoinPage({ kind }: { kind: 'invitation' | 'share-link' }) {
   const join = useMutation({
     mutationFn: () =>
       kind === 'invitation'
-        ? api<Joined>('POST', '/api/auth/invitations/accept', { token })
-        : api<Joined>('POST', `/api/v1/share-links/${encodeURIComponent(token)}/use`),
+        ? api<JoinedWorkspace>('POST', '/api/auth/invitations/accept', { token })
+        : api<JoinedWorkspace>('POST', `/api/v1/share-links/${encodeURIComponent(token)}/use`),
     onSuccess: async (joined) => {
       await queryClient.invalidateQueries({ queryKey: ['workspaces'] });
       const slug = slugOf(joined);

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
+import type { IdentityLinked } from '../../../src/contract/auth';
 import { api, ApiError } from '../api/client';
 import { useMe } from '../api/queries';
 import { FormError } from '../ui/form-error';
@@ -38,7 +39,7 @@ export function OidcClaimPage() {
     },
   });
   const link = useMutation({
-    mutationFn: () => api<{ provider: string }>('POST', '/api/auth/oidc/link', { code }),
+    mutationFn: () => api<IdentityLinked>('POST', '/api/auth/oidc/link', { code }),
     onSuccess: () => navigate('/settings/account', { replace: true }),
   });
 

@@ -1,4 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
+import type { ProviderRedirect } from '../../../src/contract/auth';
 import { api } from '../api/client';
 import { useProviders } from '../api/queries';
 import { FormError } from '../ui/form-error';
@@ -14,7 +15,7 @@ export function SignInOptions({ onSignedIn }: { onSignedIn: () => void }) {
   const providers = useProviders();
   const passkey = useMutation({ mutationFn: () => signInWithPasskey(), onSuccess: onSignedIn });
   const provider = useMutation({
-    mutationFn: (id: string) => api<{ url: string }>('POST', `/api/auth/oidc/${encodeURIComponent(id)}`),
+    mutationFn: (id: string) => api<ProviderRedirect>('POST', `/api/auth/oidc/${encodeURIComponent(id)}`),
     onSuccess: ({ url }) => window.location.assign(url),
   });
   const list = providers.data?.providers ?? [];

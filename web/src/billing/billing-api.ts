@@ -1,33 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
+import type { PlanLimits, PlanList, Subscription } from '../../../src/contract/billing';
 import { api, ApiError } from '../api/client';
-
-/** One plan of GET /api/v1/billing/plans. */
-export interface Plan {
-  id: 'free' | 'team' | 'business' | 'enterprise';
-  name: string;
-  monthly_price_cents: number | null;
-  currency: string;
-  limits: { workspaces: number | null; editors: number | null; pages: number | null };
-  features: { analytics: boolean };
-}
-
-/** GET /api/v1/billing/limits. */
-export interface Limits {
-  org: string;
-  plan: Plan['id'];
-  limits: Array<{ name: 'workspaces' | 'editors' | 'pages'; limit: number | null; current: number }>;
-  features: { analytics: boolean };
-}
-
-/** GET /api/v1/billing/subscription. */
-export interface Subscription {
-  org: string;
-  plan: Plan['id'];
-  status: string;
-  current_period_end: string | null;
-  cancel_at_period_end: boolean;
-  grace_until: string | null;
-}
 
 /**
  * The plans, or null when this server has no billing: the Community edition answers 404
@@ -40,7 +13,7 @@ export function usePlans() {
     retry: false,
     queryFn: async () => {
       try {
-        return (await api<{ data: Plan[] }>('GET', '/api/v1/billing/plans')).data;
+        return (await api<PlanList>('GET', '/api/v1/billing/plans')).data;
       } catch (error) {
         if (error instanceof ApiError && error.status === 404) return null;
         throw error;
@@ -54,7 +27,7 @@ export const useLimits = (enabled: boolean) =>
     queryKey: ['billing', 'limits'],
     enabled,
     retry: false,
-    queryFn: () => api<Limits>('GET', '/api/v1/billing/limits'),
+    queryFn: () => api<PlanLimits>('GET', '/api/v1/billing/limits'),
   });
 
 export const useSubscription = (enabled: boolean) =>

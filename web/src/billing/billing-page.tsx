@@ -5,7 +5,8 @@ import { FormError } from '../ui/form-error';
 import { Loading } from '../ui/loading';
 import { NotFoundPage } from '../ui/not-found-page';
 import { SignOutButton } from '../workspace/sign-out-button';
-import { type Limits, type Plan, usePlans, useLimits, useSubscription } from './billing-api';
+import type { CheckoutSession, Plan, PlanLimits, PortalSession } from '../../../src/contract/billing';
+import { usePlans, useLimits, useSubscription } from './billing-api';
 import '../styles/billing.css';
 
 const LIMIT_NAMES = { workspaces: 'Workspaces', editors: 'Editor seats', pages: 'Pages' } as const;
@@ -28,7 +29,7 @@ const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateS
 /** Sends the browser to a Stripe page (Checkout or the Customer Portal). */
 function useStripeRedirect(path: string) {
   return useMutation({
-    mutationFn: (body: object) => api<{ url: string }>('POST', path, body),
+    mutationFn: (body: object) => api<CheckoutSession | PortalSession>('POST', path, body),
     onSuccess: ({ url }) => window.location.assign(url),
   });
 }
@@ -142,7 +143,7 @@ export default function BillingPage() {
 }
 
 /** Each limit of the plan with what the organization uses of it. */
-function Usage({ limits }: { limits: Limits }) {
+function Usage({ limits }: { limits: PlanLimits }) {
   return (
     <section className="account-section" aria-labelledby="usage-heading">
       <h2 id="usage-heading">Usage</h2>

@@ -1,7 +1,8 @@
 import { FormError } from '../ui/form-error';
 import { Loading } from '../ui/loading';
 import { usePagedList } from './paged-list';
-import { type AuditEntry, when } from './platform-api';
+import type { AuditEntry } from '../../../src/contract/platform-admin';
+import { when } from './platform-api';
 
 /** `org_plan_changed` → "Org plan changed". */
 const actionName = (action: string) => {

@@ -4,7 +4,8 @@ import { ConfirmButton } from '../ui/confirm-button';
 import { FormError } from '../ui/form-error';
 import { Loading } from '../ui/loading';
 import { usePagedList } from './paged-list';
-import { type AdminDomain, when } from './platform-api';
+import type { AdminDomain } from '../../../src/contract/custom-domains';
+import { when } from './platform-api';
 
 /** Every workspace's custom domain: its state, a fresh TXT check, removal. */
 export function DomainsSection() {

@@ -1,25 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import type { PlatformGrowth, PlatformHealth } from '../../../src/contract/platform-admin';
 import { api } from '../api/client';
 import { FormError } from '../ui/form-error';
 import { Loading } from '../ui/loading';
-
-interface Health {
-  status: string;
-  checks: Record<string, { status: string; error?: string }>;
-  totals: { users: number; organizations: number; workspaces: number; pages: number };
-  process: { uptime_seconds: number; rss_bytes: number };
-}
-
-interface Growth {
-  days: Array<{ day: string; signups: number; active_orgs: number }>;
-}
 
 /** The instance's readiness checks and totals. */
 export function HealthSection() {
   const health = useQuery({
     queryKey: ['admin-health'],
-    queryFn: () => api<Health>('GET', '/api/v1/admin/health'),
+    queryFn: () => api<PlatformHealth>('GET', '/api/v1/admin/health'),
   });
   if (health.isPending) return <Loading label="Checking the instance…" />;
   if (health.isError) return <FormError error={health.error} />;
@@ -70,7 +60,7 @@ export function GrowthSection() {
   const daysId = useId();
   const growth = useQuery({
     queryKey: ['admin-growth', days],
-    queryFn: () => api<Growth>('GET', `/api/v1/admin/analytics/growth?days=${days}`),
+    queryFn: () => api<PlatformGrowth>('GET', `/api/v1/admin/analytics/growth?days=${days}`),
   });
   const rows = growth.data?.days ?? [];
   const max = Math.max(1, ...rows.map((r) => Math.max(r.signups, r.active_orgs)));

@@ -5,7 +5,8 @@ import { Field } from '../ui/field';
 import { FormError } from '../ui/form-error';
 import { Loading } from '../ui/loading';
 import { usePagedList } from './paged-list';
-import { type OrgSummary, PLANS, when } from './platform-api';
+import type { OrgDetails, OrgSummary } from '../../../src/contract/platform-admin';
+import { PLANS, when } from './platform-api';
 
 /** Organizations: search, plan changes and exports, newest first. */
 export function OrgsSection() {
@@ -62,7 +63,7 @@ function OrgRow({ org }: { org: OrgSummary }) {
   const planId = useId();
   const [plan, setPlan] = useState(org.plan);
   const change = useMutation({
-    mutationFn: () => api<OrgSummary>('PUT', `/api/v1/admin/orgs/${org.id}/plan`, { plan }),
+    mutationFn: () => api<OrgDetails>('PUT', `/api/v1/admin/orgs/${org.id}/plan`, { plan }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin-orgs'] }),
   });
   return (

@@ -1,57 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
+import type { Plan } from '../../../src/contract/billing';
+import type { ImpersonationStatus } from '../../../src/contract/gdpr';
 import { api, ApiError } from '../api/client';
 
-/** The shapes of `/api/v1/admin/*` (Cloud) the platform screens read. */
-export const PLANS = ['free', 'team', 'business', 'enterprise'] as const;
-export type Plan = (typeof PLANS)[number];
+/** The plans the platform owner may set, in the order the form offers them. */
+export const PLANS = ['free', 'team', 'business', 'enterprise'] as const satisfies readonly Plan['id'][];
 
 export interface Page<T> {
   data: T[];
   next_cursor: string | null;
-}
-
-export interface OrgSummary {
-  id: string;
-  handle: string;
-  name: string;
-  plan: string;
-  subscription_override: { plan: string; expires_at: string | null; note: string } | null;
-  members: number;
-  workspaces: number;
-  created_at: string;
-}
-
-export interface AdminUser {
-  id: string;
-  name: string;
-  email: string;
-  handle: string;
-  is_platform_owner: boolean;
-  created_at: string;
-  deleted_at: string | null;
-}
-
-export interface AuditEntry {
-  id: string;
-  action: string;
-  actor: { id: string; name: string | null };
-  target: { type: string; id: string };
-  details: Record<string, unknown>;
-  created_at: string;
-}
-
-export interface AdminDomain {
-  domain: string;
-  status: 'pending' | 'verified';
-  workspace: string;
-  org: string;
-  checked_at: string | null;
-  verified_at: string | null;
-}
-
-export interface Impersonation {
-  impersonated_by: { id: string; name: string; email: string } | null;
-  user: { id: string; name: string; email: string };
 }
 
 /**
@@ -63,7 +20,7 @@ export function useImpersonation() {
     queryKey: ['impersonation'],
     queryFn: async () => {
       try {
-        return await api<Impersonation>('GET', '/api/v1/users/me/impersonation');
+        return await api<ImpersonationStatus>('GET', '/api/v1/users/me/impersonation');
       } catch (error) {
         if (error instanceof ApiError && (error.status === 404 || error.status === 401)) return null;
         throw error;

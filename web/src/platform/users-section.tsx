@@ -7,7 +7,8 @@ import { Field } from '../ui/field';
 import { FormError } from '../ui/form-error';
 import { Loading } from '../ui/loading';
 import { usePagedList } from './paged-list';
-import { type AdminUser, when } from './platform-api';
+import type { AdminUser, ImpersonationTokens } from '../../../src/contract/platform-admin';
+import { when } from './platform-api';
 
 /** Users: search, export, impersonation (with a reason for the audit log) and deletion. */
 export function UsersSection() {
@@ -51,7 +52,8 @@ function UserRow({ user }: { user: AdminUser }) {
   const [reason, setReason] = useState('');
   const [asking, setAsking] = useState(false);
   const impersonate = useMutation({
-    mutationFn: () => api<unknown>('POST', `/api/v1/admin/users/${user.id}/impersonate`, { reason }),
+    mutationFn: () =>
+      api<ImpersonationTokens>('POST', `/api/v1/admin/users/${user.id}/impersonate`, { reason }),
     // The session cookies are now the user's: reload the app as them.
     onSuccess: () => window.location.assign('/'),
   });

@@ -1,6 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { api, ApiError } from '../../api/client';
+import type {
+  AnalyticsOverview,
+  AnalyticsPages,
+  AnalyticsSearches,
+} from '../../../../src/contract/analytics';
 import type { Workspace } from '../../api/types';
 import { FormError } from '../../ui/form-error';
 import { Loading } from '../../ui/loading';
@@ -11,25 +16,8 @@ import '../../styles/analytics.css';
 const RANGES = [7, 30, 90] as const;
 type Days = (typeof RANGES)[number];
 
-interface Overview {
-  views: number;
-  visitors: number;
-  searches: number;
-  since: string;
-  daily: { day: string; views: number }[];
-}
-interface PageRow {
-  path: string;
-  views: number;
-}
-interface SearchRow {
-  query: string;
-  count: number;
-  no_results: number;
-}
-
 /** Every day from `since` to today (UTC), with the views of those that had any. */
-export function everyDay(since: string, days: number, daily: Overview['daily']): DayCount[] {
+export function everyDay(since: string, days: number, daily: AnalyticsOverview['daily']): DayCount[] {
   const byDay = new Map(daily.map((d) => [d.day, d.views]));
   const start = Date.parse(`${since}T00:00:00Z`);
   return Array.from({ length: days }, (_, i) => {
@@ -103,10 +91,10 @@ export default function AnalyticsSection({ workspace }: { workspace: Workspace }
       queryFn: () => api<T>('GET', `${base}/${name}?days=${days}${query}`),
       retry: false,
     }) as const;
-  const overview = useQuery(report<Overview>('overview', ''));
-  const pages = useQuery(report<{ data: PageRow[] }>('pages', '&limit=10'));
-  const searches = useQuery(report<{ data: SearchRow[] }>('searches', '&limit=10'));
-  const unanswered = useQuery(report<{ data: SearchRow[] }>('searches', '&limit=20&no_results=true'));
+  const overview = useQuery(report<AnalyticsOverview>('overview', ''));
+  const pages = useQuery(report<AnalyticsPages>('pages', '&limit=10'));
+  const searches = useQuery(report<AnalyticsSearches>('searches', '&limit=10'));
+  const unanswered = useQuery(report<AnalyticsSearches>('searches', '&limit=20&no_results=true'));
 
   if (overview.error instanceof ApiError && overview.error.status === 403) return <UpgradeNotice />;
   return (
