@@ -3,13 +3,25 @@
  * METRICS_PORT, and that page writes, searches, rate-limit refusals and requests move
  * their series, labelled by route pattern rather than raw path.
  */
+import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { workspaceDir } from '../../src/content/workspace-meta.js';
 import { createBareRepo, fileUrl, makeTempDir, removeTempDir } from '../helpers/git-fixtures.js';
 import { callTool, mcpOverHttp } from '../helpers/mcp.js';
 import { freePort } from '../helpers/ports.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { registerUser, type TestUser } from '../helpers/users.js';
 import { sampleOf } from './prometheus-text.js';
+
+/** Resolves once the workspace's tree has nothing left to commit. */
+async function committed(dir: string): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    const status = execFileSync('git', ['status', '--porcelain'], { cwd: dir, encoding: 'utf8' });
+    if (status.trim() === '') return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${dir} still has uncommitted changes`);
+}
 
 describe('metrics off (the default)', () => {
   let server: TestServer;
@@ -174,6 +186,9 @@ describe('metrics on', () => {
       token: owner.token,
       body: { public_site: true },
     });
+    // The site's cache keys carry the git revision: wait for the page's auto-commit, or it may
+    // land between the two reads and make the second a miss.
+    await committed(workspaceDir(server.dataDir, ws.id));
     const before = await scrape();
     for (let i = 0; i < 2; i++) expect((await fetch(`${server.url}/p/${ws.slug}/public`)).status).toBe(200);
     const client = await mcpOverHttp(`${server.url}/mcp`, await apiKey(owner, ['read']));
