@@ -1,6 +1,6 @@
 import * as Y from 'yjs';
 import { applyAwarenessUpdate, Awareness, encodeAwarenessUpdate } from 'y-protocols/awareness';
-import type { EventHub, ServerEvent } from '../live/workspace-events';
+import type { EventHub, ServerEvent } from '../live/event-hub';
 
 /** What the server says when a socket joins a page's room. */
 export interface Joined {

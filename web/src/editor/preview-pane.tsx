@@ -5,7 +5,7 @@ import { api } from '../api/client';
 import { errorText } from '../ui/form-error';
 import { SiteFrame } from '../ui/site-frame';
 import { editorViewNear } from './find-editor-view';
-import type { PreviewProps } from './preview-toggle';
+import type { PreviewProps } from './preview-props';
 
 /** `POST /api/v1/content/{workspace}/preview`. */
 interface PagePreview {

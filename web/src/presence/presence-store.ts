@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import type { EventHub } from '../live/workspace-events';
+import type { EventHub } from '../live/event-hub';
 
 /** A present user and the page they have open (null: none). */
 export interface PresentUser {
