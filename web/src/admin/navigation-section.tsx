@@ -4,6 +4,7 @@ import { api } from '../api/client';
 import type { NavigationInfo, Workspace, WorkspaceSettings } from '../api/types';
 import { FormError } from '../ui/form-error';
 import { Loading } from '../ui/loading';
+import { adminKeys, workspaceKeys } from '../api/query-keys';
 
 const SOURCES: Record<NavigationInfo['nav_source'], string> = {
   auto: 'Follow the docs tool whose files the workspace has',
@@ -26,7 +27,7 @@ export function NavigationSection({ workspace }: { workspace: Workspace }) {
   const queryClient = useQueryClient();
   const url = `/api/v1/workspaces/${workspace.id}/admin/navigation`;
   const info = useQuery({
-    queryKey: ['navigation', workspace.id],
+    queryKey: adminKeys.navigation(workspace.id),
     queryFn: () => api<NavigationInfo>('GET', url),
   });
   const [saved, setSaved] = useState(false);
@@ -34,8 +35,8 @@ export function NavigationSection({ workspace }: { workspace: Workspace }) {
     mutationFn: (nav_source: string) =>
       api<WorkspaceSettings>('PUT', `/api/v1/workspaces/${workspace.id}/admin/settings`, { nav_source }),
     onSuccess: (next) => {
-      queryClient.setQueryData(['settings', workspace.id], next);
-      void queryClient.invalidateQueries({ queryKey: ['navigation', workspace.id] });
+      queryClient.setQueryData(workspaceKeys.settings(workspace.id), next);
+      void queryClient.invalidateQueries({ queryKey: adminKeys.navigation(workspace.id) });
       setSaved(true);
     },
   });

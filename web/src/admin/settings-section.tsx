@@ -8,12 +8,13 @@ import { FormError } from '../ui/form-error';
 import { Loading } from '../ui/loading';
 import { NavigationSection } from './navigation-section';
 import { ThemePreview } from './theme-preview';
+import { workspaceKeys } from '../api/query-keys';
 
 /** The workspace's site and content settings (GET and PUT …/admin/settings). */
 export function SettingsSection({ workspace }: { workspace: Workspace }) {
   const url = `/api/v1/workspaces/${workspace.id}/admin/settings`;
   const settings = useQuery({
-    queryKey: ['settings', workspace.id],
+    queryKey: workspaceKeys.settings(workspace.id),
     queryFn: () => api<WorkspaceSettings>('GET', url),
   });
   // Kept here: the form is remade whenever the stored settings change ("Publish everything").
@@ -53,7 +54,7 @@ function SettingsForm({ workspace, initial, saved, onSaved: setSaved }: Settings
     mutationFn: (body: Partial<WorkspaceSettings>) =>
       api<WorkspaceSettings>('PUT', `/api/v1/workspaces/${workspace.id}/admin/settings`, body),
     onSuccess: (next) => {
-      queryClient.setQueryData(['settings', workspace.id], next);
+      queryClient.setQueryData(workspaceKeys.settings(workspace.id), next);
       setSaved(true);
     },
   });
@@ -172,7 +173,7 @@ function PublishEverything({ workspace }: { workspace: Workspace }) {
   const queryClient = useQueryClient();
   const publish = useMutation({
     mutationFn: () => api<unknown>('POST', `/api/v1/workspaces/${workspace.id}/publish`),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['settings', workspace.id] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: workspaceKeys.settings(workspace.id) }),
   });
   return (
     <section className="account-section" aria-labelledby="publish-all">

@@ -5,6 +5,7 @@ import { api } from '../api/client';
 import { FormError } from '../ui/form-error';
 import { Loading } from '../ui/loading';
 import { AuthLayout } from './auth-layout';
+import { workspaceKeys } from '../api/query-keys';
 
 interface Joined {
   workspace?: { slug?: string };
@@ -26,7 +27,7 @@ export function JoinPage({ kind }: { kind: 'invitation' | 'share-link' }) {
         ? api<Joined>('POST', '/api/auth/invitations/accept', { token })
         : api<Joined>('POST', `/api/v1/share-links/${encodeURIComponent(token)}/use`),
     onSuccess: async (joined) => {
-      await queryClient.invalidateQueries({ queryKey: ['workspaces'] });
+      await queryClient.invalidateQueries({ queryKey: workspaceKeys.list() });
       const slug = slugOf(joined);
       navigate(slug ? `/w/${slug}` : '/', { replace: true });
     },

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, ApiError } from '../api/client';
+import { billingKeys } from '../api/query-keys';
 
 /** One plan of GET /api/v1/billing/plans. */
 export interface Plan {
@@ -35,7 +36,7 @@ export interface Subscription {
  */
 export function usePlans() {
   return useQuery({
-    queryKey: ['billing', 'plans'],
+    queryKey: billingKeys.plans(),
     staleTime: 10 * 60_000,
     retry: false,
     queryFn: async () => {
@@ -51,7 +52,7 @@ export function usePlans() {
 
 export const useLimits = (enabled: boolean) =>
   useQuery({
-    queryKey: ['billing', 'limits'],
+    queryKey: billingKeys.limits(),
     enabled,
     retry: false,
     queryFn: () => api<Limits>('GET', '/api/v1/billing/limits'),
@@ -59,7 +60,7 @@ export const useLimits = (enabled: boolean) =>
 
 export const useSubscription = (enabled: boolean) =>
   useQuery({
-    queryKey: ['billing', 'subscription'],
+    queryKey: billingKeys.subscription(),
     enabled,
     retry: false,
     queryFn: () => api<Subscription>('GET', '/api/v1/billing/subscription'),

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api/client';
 import type { List, Workspace } from '../api/types';
+import { changeRequestKeys } from '../api/query-keys';
 
 export type RequestStatus = 'open' | 'merged' | 'closed';
 export type Verdict = 'approve' | 'request_changes' | 'comment';
@@ -51,7 +52,7 @@ export const requestsUrl = (workspace: Workspace, rest = '') =>
 /** The workspace's requests in one state, and a refresh for after a change. */
 export function useRequests(workspace: Workspace, status: RequestStatus) {
   return useQuery({
-    queryKey: ['change-requests', workspace.id, status],
+    queryKey: changeRequestKeys.list(workspace.id, status),
     queryFn: () =>
       api<List<ChangeRequest>>('GET', requestsUrl(workspace, `?status=${status}&limit=100`)).then(
         (r) => r.data,
@@ -62,7 +63,7 @@ export function useRequests(workspace: Workspace, status: RequestStatus) {
 /** One request in full. */
 export function useRequest(workspace: Workspace, number: number) {
   return useQuery({
-    queryKey: ['change-requests', workspace.id, 'detail', number],
+    queryKey: changeRequestKeys.detail(workspace.id, number),
     queryFn: () => api<ChangeRequestDetail>('GET', requestsUrl(workspace, `/${number}`)),
   });
 }
@@ -70,5 +71,5 @@ export function useRequest(workspace: Workspace, number: number) {
 /** Drops every cached list and detail of the workspace's requests. */
 export function useRefreshRequests(workspace: Workspace) {
   const client = useQueryClient();
-  return () => client.invalidateQueries({ queryKey: ['change-requests', workspace.id] });
+  return () => client.invalidateQueries({ queryKey: changeRequestKeys.all(workspace.id) });
 }

@@ -6,6 +6,7 @@ import type { Page, Workspace } from '../api/types';
 import { FormError } from '../ui/form-error';
 import { Loading } from '../ui/loading';
 import { useRefreshRequests } from './cr-api';
+import { changeRequestKeys } from '../api/query-keys';
 
 /**
  * One page edited inside change request `number`: its text as the request has it (the live
@@ -23,7 +24,7 @@ export function RequestPageEditor({
   const url = `${contentUrl(workspace.slug, path)}?change_request=${number}`;
   const refresh = useRefreshRequests(workspace);
   const page = useQuery({
-    queryKey: ['change-request-page', workspace.id, number, path],
+    queryKey: changeRequestKeys.page(workspace.id, number, path),
     queryFn: async () => {
       try {
         return await api<Page>('GET', url);

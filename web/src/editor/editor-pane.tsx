@@ -24,6 +24,7 @@ import type { PageSession, SessionState } from './page-session';
 // The merge view (@codemirror/merge) is needed only when a conflict appears.
 const MergePanel = lazy(() => import('./merge-panel').then((m) => ({ default: m.MergePanel })));
 import { SaveStatus } from './save-status';
+import { pageKeys } from '../api/query-keys';
 
 export interface EditorPaneProps {
   slug: string;
@@ -39,7 +40,7 @@ export interface EditorPaneProps {
 export default function EditorPane(props: EditorPaneProps) {
   const { slug, path } = props;
   const page = useQuery({
-    queryKey: ['page', slug, path],
+    queryKey: pageKeys.byPath(slug, path),
     queryFn: () => loadPage(slug, path),
     staleTime: Infinity,
     gcTime: 0,

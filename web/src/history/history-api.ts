@@ -52,5 +52,3 @@ export const historyApi = {
       ...(lastKnownHash ? { lastKnownHash } : {}),
     }),
 };
-
-export const historyKey = (workspaceId: string, page: string) => ['page-history', workspaceId, page];

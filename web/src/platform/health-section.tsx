@@ -3,6 +3,7 @@ import { useId, useState } from 'react';
 import { api } from '../api/client';
 import { FormError } from '../ui/form-error';
 import { Loading } from '../ui/loading';
+import { platformKeys } from '../api/query-keys';
 
 interface Health {
   status: string;
@@ -18,7 +19,7 @@ interface Growth {
 /** The instance's readiness checks and totals. */
 export function HealthSection() {
   const health = useQuery({
-    queryKey: ['admin-health'],
+    queryKey: platformKeys.health(),
     queryFn: () => api<Health>('GET', '/api/v1/admin/health'),
   });
   if (health.isPending) return <Loading label="Checking the instance…" />;
@@ -69,7 +70,7 @@ export function GrowthSection() {
   const [days, setDays] = useState(30);
   const daysId = useId();
   const growth = useQuery({
-    queryKey: ['admin-growth', days],
+    queryKey: platformKeys.growth(days),
     queryFn: () => api<Growth>('GET', `/api/v1/admin/analytics/growth?days=${days}`),
   });
   const rows = growth.data?.days ?? [];

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, ApiError } from '../api/client';
+import { platformKeys } from '../api/query-keys';
 
 /** The shapes of `/api/v1/admin/*` (Cloud) the platform screens read. */
 export const PLANS = ['free', 'team', 'business', 'enterprise'] as const;
@@ -60,7 +61,7 @@ export interface Impersonation {
  */
 export function useImpersonation() {
   return useQuery({
-    queryKey: ['impersonation'],
+    queryKey: platformKeys.impersonation(),
     queryFn: async () => {
       try {
         return await api<Impersonation>('GET', '/api/v1/users/me/impersonation');

@@ -7,6 +7,7 @@ import { Field } from '../ui/field';
 import { FormError } from '../ui/form-error';
 import { fileNameFor, joinPath } from './tree-model';
 import { pageFromTemplate, type TemplateSummary } from './templates';
+import { pageKeys, treeKeys } from '../api/query-keys';
 
 interface NewPageDialogProps {
   slug: string;
@@ -36,7 +37,7 @@ export function NewPageDialog({
   const [folder, setFolder] = useState(initialFolder);
   const [template, setTemplate] = useState('');
   const templates = useQuery({
-    queryKey: ['templates'],
+    queryKey: pageKeys.templates(),
     queryFn: () => api<List<TemplateSummary>>('GET', '/api/v1/templates').then((r) => r.data),
     staleTime: Infinity,
   });
@@ -48,7 +49,7 @@ export function NewPageDialog({
         template ? await pageFromTemplate(template, title) : { title },
       ),
     onSuccess: async (page) => {
-      await queryClient.invalidateQueries({ queryKey: ['tree', slug] });
+      await queryClient.invalidateQueries({ queryKey: treeKeys.all(slug) });
       onCreated(page.path);
     },
   });

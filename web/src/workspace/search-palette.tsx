@@ -3,6 +3,7 @@ import { useDeferredValue, useId, useState, type KeyboardEvent } from 'react';
 import { api } from '../api/client';
 import { Dialog } from '../ui/dialog';
 import { Snippet } from './snippet';
+import { pageKeys } from '../api/query-keys';
 
 interface SearchResult {
   page_id: string;
@@ -24,7 +25,7 @@ export function SearchPalette({ workspaceId, onOpen, onClose }: SearchPalettePro
   const deferred = useDeferredValue(query.trim());
   const listId = useId();
   const results = useQuery({
-    queryKey: ['search', workspaceId, deferred],
+    queryKey: pageKeys.search(workspaceId, deferred),
     queryFn: () =>
       api<{ results: SearchResult[] }>(
         'GET',

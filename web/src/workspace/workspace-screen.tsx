@@ -17,6 +17,7 @@ import { SignOutButton } from './sign-out-button';
 import { folderPaths } from './tree-model';
 import { useTreeOrganise } from './use-tree-organise';
 import { WorkspaceSwitcher } from './workspace-switcher';
+import { treeKeys } from '../api/query-keys';
 
 const EditorPane = lazy(loadEditorPane);
 
@@ -59,7 +60,7 @@ export function WorkspaceScreen() {
     () =>
       events.on((event) => {
         if (!TREE_EVENTS.has(event.type)) return;
-        void queryClient.invalidateQueries({ queryKey: ['tree', slug] });
+        void queryClient.invalidateQueries({ queryKey: treeKeys.all(slug) });
         if (event.type === 'page-moved' && event.old_path === pagePath && event.new_path) {
           navigate(`/w/${slug}/${event.new_path}`, { replace: true });
         }
