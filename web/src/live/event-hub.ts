@@ -1,20 +1,7 @@
-/** A server event of SPEC.md 6.2 (or Folio's additive ones), as the WebSocket sends it. */
-export interface ServerEvent {
-  type: string;
-  workspace_id?: string;
-  /** A page's path; null in `presence-update` when the user has no page open. */
-  path?: string | null;
-  old_path?: string;
-  new_path?: string;
-  actor?: string;
-  user_id?: string;
-  /** `sync-status`: the workspace's sync status now. */
-  status?: string;
-  /** `presence-update`: the user's display name. */
-  name?: string;
-  /** `presence-snapshot`: who is present and which page they have open. */
-  users?: { user_id: string; name: string; path: string | null }[];
-}
+import type { ServerMessage } from '../../../src/contract/events';
+
+/** What the WebSocket sends: a workspace event, the hub's answer or a co-editing message. */
+export type ServerEvent = ServerMessage;
 
 type Listener = (event: ServerEvent) => void;
 

@@ -44,7 +44,7 @@ export function useWorkspaceSocket(workspaceId: string | undefined): EventHub {
       socket.onmessage = (message) => {
         try {
           const event = JSON.parse(String(message.data)) as ServerEvent;
-          if (event.workspace_id === workspaceId) hub.emit(event);
+          if ('workspace_id' in event && event.workspace_id === workspaceId) hub.emit(event);
         } catch {
           // Not JSON: nothing the app understands.
         }
