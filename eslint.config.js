@@ -64,6 +64,25 @@ export default tseslint.config(
     rules: reactHooks.configs.recommended.rules,
   },
   {
+    // The web app reads the server's records as types only: zod and the schemas stay on the server.
+    files: ['web/src/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/src/contract/*', 'zod'],
+              allowTypeImports: true,
+              message:
+                'The web app imports the contract (and zod) with `import type` only, so no schema code ships.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The published site's palette: browser code served as written (src/render/palette.ts).
     files: ['src/render/site-assets/**/*.js'],
     languageOptions: { globals: globals.browser },

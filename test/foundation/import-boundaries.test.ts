@@ -114,6 +114,16 @@ describe('import boundaries (eslint.config.js)', { timeout: 300_000 }, () => {
     });
   });
 
+  it('lets the web app import the contract as types only', async () => {
+    const screen = path.join(root, 'web/src/workspace/planted.tsx');
+    const value =
+      "import { pageObject } from '../../../src/contract/pages';\nexport const planted = pageObject;\n";
+    expect(await ruleIdsFor(eslint, value, screen)).toEqual(['@typescript-eslint/no-restricted-imports']);
+    const typeOnly =
+      "import type { Page } from '../../../src/contract/pages';\nexport type Planted = Page;\n";
+    expect(await ruleIdsFor(eslint, typeOnly, screen)).toEqual([]);
+  });
+
   it('finds the real tree clean', async () => {
     const results = await eslint.lintFiles(['src', 'web/src']);
     const problems = results.flatMap((r) =>

@@ -1,7 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { api, ApiError, NetworkError } from '../api/client';
-import type { ImportJob, Workspace } from '../api/types';
+import type { Workspace } from '../api/types';
+import type { ImportJob } from '../../../src/contract/imports';
 import { Field } from '../ui/field';
 import { FormError } from '../ui/form-error';
 import { adminKeys } from '../api/query-keys';

@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { api } from '../api/client';
-import type { NavigationInfo, Workspace, WorkspaceSettings } from '../api/types';
+import type { Workspace } from '../api/types';
+import type { NavigationInfo, WorkspaceSettings } from '../../../src/contract/settings';
 import { FormError } from '../ui/form-error';
 import { Loading } from '../ui/loading';
 import { adminKeys, workspaceKeys } from '../api/query-keys';

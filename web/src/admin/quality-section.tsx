@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api } from '../api/client';
-import type { QualityReport, Workspace } from '../api/types';
+import type { Workspace } from '../api/types';
+import type { QualityReport } from '../../../src/contract/publishing';
 import { FormError } from '../ui/form-error';
 import { Loading } from '../ui/loading';
 import { adminKeys } from '../api/query-keys';

@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { api } from '../api/client';
-import { THEMES, type Workspace, type WorkspaceSettings } from '../api/types';
+import { THEMES, type Workspace } from '../api/types';
+import type { WorkspaceSettings } from '../../../src/contract/settings';
 import { ConfirmButton } from '../ui/confirm-button';
 import { Field } from '../ui/field';
 import { FormError } from '../ui/form-error';
@@ -66,7 +67,7 @@ function SettingsForm({ workspace, initial, saved, onSaved: setSaved }: Settings
       site_title: String(form.get('site_title')),
       site_description: String(form.get('site_description')),
       public_site: form.get('public_site') === 'on',
-      theme: String(form.get('theme')),
+      theme: String(form.get('theme')) as WorkspaceSettings['theme'],
       frontmatter_mode: form.get('frontmatter_mode') === 'lenient' ? 'lenient' : 'strict',
       default_version: String(form.get('default_version')).trim() || null,
       edit_url: editUrl.trim() || null,
@@ -94,7 +95,12 @@ function SettingsForm({ workspace, initial, saved, onSaved: setSaved }: Settings
       </label>
       <div className="field">
         <label htmlFor={themeId}>Theme</label>
-        <select id={themeId} name="theme" value={theme} onChange={(e) => setTheme(e.target.value)}>
+        <select
+          id={themeId}
+          name="theme"
+          value={theme}
+          onChange={(e) => setTheme(e.target.value as WorkspaceSettings['theme'])}
+        >
           {THEMES.map((theme) => (
             <option key={theme} value={theme}>
               {theme[0]!.toUpperCase() + theme.slice(1)}

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, ApiError } from './client';
-import type { LinkedIdentity, List, Passkey, Providers, TreeNode, User, Workspace } from './types';
+import type { LinkedIdentity, List, Passkey, Providers, User, Workspace } from './types';
+import type { TreeNode } from '../../../src/contract/pages';
 import { accountKeys, treeKeys, workspaceKeys } from './query-keys';
 
 /** The signed-in user, or null when there is no session. */

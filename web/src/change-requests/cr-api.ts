@@ -1,51 +1,18 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api/client';
 import type { List, Workspace } from '../api/types';
+import type {
+  ChangedPage,
+  ChangeRequest,
+  ChangeRequestDetail,
+  RequestStatus,
+  Review,
+  Verdict,
+} from '../../../src/contract/change-requests';
 import { changeRequestKeys } from '../api/query-keys';
 
-export type RequestStatus = 'open' | 'merged' | 'closed';
-export type Verdict = 'approve' | 'request_changes' | 'comment';
+export type { ChangedPage, ChangeRequest, ChangeRequestDetail, RequestStatus, Review, Verdict };
 
-/** A change request as the API lists it. */
-export interface ChangeRequest {
-  number: number;
-  title: string;
-  description: string;
-  status: RequestStatus;
-  branch: string;
-  author: string | null;
-  approvals: number;
-  required_approvals: number;
-  created_at: string;
-  merged_at: string | null;
-  closed_at: string | null;
-}
-
-export interface ChangedPage {
-  path: string;
-  old_path: string | null;
-  change: 'created' | 'updated' | 'moved' | 'deleted';
-  diff: string;
-}
-
-export interface Review {
-  id: string;
-  verdict: Verdict;
-  body: string;
-  reviewer: string | null;
-  reviewer_name: string | null;
-  created_at: string;
-  comments: { page: string; line: number; body: string }[];
-}
-
-/** One request with its pages, whole diff and reviews. */
-export interface ChangeRequestDetail extends ChangeRequest {
-  pages: ChangedPage[];
-  diff: string;
-  reviews: Review[];
-}
-
-/** `/api/v1/workspaces/<id>/change-requests`, with `rest` appended. */
 export const requestsUrl = (workspace: Workspace, rest = '') =>
   `/api/v1/workspaces/${workspace.id}/change-requests${rest}`;
 

@@ -2,30 +2,13 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api } from '../api/client';
 import type { List } from '../api/types';
+import type { Comment, CommentThread, PersonRef } from '../../../src/contract/comments';
 import { useEvents } from '../live/workspace-events';
 import { commentKeys, workspaceKeys } from '../api/query-keys';
 
-export interface UserRef {
-  id: string;
-  name: string;
-  handle: string;
-}
-
-/** CONTRACT.md part 3's comment record, with the server's safe rendering of its body. */
-export interface Comment {
-  id: string;
-  page: string;
-  body: string;
-  body_html: string;
-  author: UserRef;
-  parent_id: string | null;
-  mentions: UserRef[];
-  resolved: boolean;
-  created_at: string;
-  updated_at: string;
-}
-
-export type Thread = Comment & { replies: Comment[] };
+export type { Comment, PersonRef as UserRef };
+/** A root comment with its replies in the order they were written. */
+export type Thread = CommentThread;
 
 /** A member as `GET /api/v1/workspaces/:id/members` lists them (for `@` mentions). */
 export interface Person {

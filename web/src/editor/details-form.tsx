@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type RefObject } from 'react';
 import { api, contentUrl } from '../api/client';
-import type { Page } from '../api/types';
+import type { Page } from '../../../src/contract/pages';
 import { Dialog } from '../ui/dialog';
 import { Field } from '../ui/field';
 import { FormError } from '../ui/form-error';

@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../api/client';
-import type { ActivityRecord, List } from '../api/types';
+import type { List } from '../api/types';
+import type { ActivityRecord } from '../../../src/contract/activity';
 import { errorText } from '../ui/form-error';
 import { relativeTime } from '../ui/relative-time';
 import { pageKeys } from '../api/query-keys';

@@ -2,7 +2,7 @@ import { EditorView } from '@codemirror/view';
 import { EditorState, Transaction } from '@codemirror/state';
 import { hashKey, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type RefObject } from 'react';
-import type { Page, TreeNode } from '../api/types';
+import type { Page, TreeNode } from '../../../src/contract/pages';
 import { useMe } from '../api/queries';
 import { coeditBinding } from '../coedit/coedit-binding';
 import { useEvents } from '../live/workspace-events';

@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { api, contentUrl } from '../api/client';
-import type { List, Page } from '../api/types';
+import type { List } from '../api/types';
+import type { Page } from '../../../src/contract/pages';
 import { Dialog } from '../ui/dialog';
 import { Field } from '../ui/field';
 import { FormError } from '../ui/form-error';

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, contentUrl } from '../api/client';
-import type { Page, TreeNode } from '../api/types';
+import type { Page, TreeNode } from '../../../src/contract/pages';
 import { errorText } from '../ui/form-error';
 import { applyMove, applyReorder, childrenOf, parentOf, type ReorderRequest } from './tree-order';
 import { pageKeys, treeKeys } from '../api/query-keys';
