@@ -47,7 +47,7 @@ export function commentRoutes(services: Services) {
       { schema: { params: idParams, response: { 204: noContent } } },
       async (request, reply) => {
         await comments.remove(requireActor(request), request.params.id);
-        return reply.code(204).send(null);
+        return reply.code(204).send();
       },
     );
 

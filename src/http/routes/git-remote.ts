@@ -4,8 +4,7 @@ import { gitCredentialsInput, gitRemoteInput } from '../../services/sync/index.j
 import type { Services } from '../../services/index.js';
 import { noContent } from '../../contract/answers.js';
 import { deployKeyRecord, gitCredentials } from '../../contract/sync.js';
-// The workspace record moves to the contract with the workspace routes.
-import { workspaceRecord } from '../response-schemas.js';
+import { workspaceRecord } from '../../contract/workspaces.js';
 import { requireActor, requireSignedIn } from '../auth-context.js';
 import { workspaceParams } from '../route-params.js';
 
@@ -38,7 +37,7 @@ export function gitRemoteRoutes(services: Services) {
 
     app.delete('/api/v1/workspaces/:id/git-credentials', byId({ 204: noContent }), async (request, reply) => {
       await git.clearCredentials(requireActor(request), request.params.id);
-      return reply.code(204).send(null);
+      return reply.code(204).send();
     });
 
     app.delete('/api/v1/workspaces/:id/git-host-key', byId({ 200: workspaceRecord }), async (request) =>

@@ -58,7 +58,7 @@ export function contentRoutes(services: Services) {
       { ...write, schema: { params: contentParams, body: reorderInput, response: { 204: noContent } } },
       async (request, reply) => {
         await pages.reorder(requireActor(request), request.params.workspace, request.body);
-        return reply.code(204).send(null);
+        return reply.code(204).send();
       },
     );
 
@@ -182,7 +182,7 @@ export function contentRoutes(services: Services) {
         const n = request.query.change_request;
         if (n !== undefined) await inRequest.remove(requireActor(request), workspace, n, path);
         else await pages.remove(requireActor(request), workspace, path);
-        return reply.code(204).send(null);
+        return reply.code(204).send();
       },
     );
   };
