@@ -1,7 +1,7 @@
 /**
  * The answers the OpenAPI document gives for the content, history, change request, comment,
  * activity, search, sync, git remote, settings, template, upload, version, publishing,
- * preview and import routes, read through real HTTP from /api/openapi.json.
+ * preview and import routes and the published site, read through real HTTP from /api/openapi.json.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -91,6 +91,9 @@ describe('OpenAPI answers of the content and publishing routes', () => {
     expect(types('/api/v1/content/{workspace}/uploads/{filename}', 'get')).toEqual([
       'application/octet-stream',
     ]);
+    // The published site, outside /api/: HTML pages and the files beside them.
+    expect(types('/p/{workspace}/{*}', 'get')).toEqual(expect.arrayContaining(['text/html', 'text/css']));
+    expect(types('/robots.txt', 'get')).toEqual(['text/plain']);
     expect(types('/api/v1/conflicts/{page_id}/{timestamp}/{version}', 'get')).toEqual([
       'text/markdown',
       'text/plain',
