@@ -22,9 +22,9 @@ export default tseslint.config(
     },
   },
   {
-    // No import cycles in the server code, type-only ones included: a cycle makes module
-    // initialisation order fragile and usually means two files share what belongs in a third.
-    files: ['src/**/*.ts'],
+    // No import cycles in the server code or the web app, type-only ones included: a cycle makes
+    // module initialisation order fragile and usually means two files share what belongs in a third.
+    files: ['src/**/*.ts', 'web/src/**/*.{ts,tsx}'],
     plugins: { folio },
     rules: { 'folio/no-import-cycle': 'error' },
   },
@@ -92,6 +92,25 @@ export default tseslint.config(
     files: ['web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
+  },
+  {
+    // The web app reads the server's records as types only: zod and the schemas stay on the server.
+    files: ['web/src/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/src/contract/*', 'zod'],
+              allowTypeImports: true,
+              message:
+                'The web app imports the contract (and zod) with `import type` only, so no schema code ships.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // The published site's palette: browser code served as written (src/render/palette.ts).

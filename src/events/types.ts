@@ -1,35 +1,17 @@
+import type { WorkspaceEventPayloads } from '../contract/events.js';
+
 /**
- * Every event Folio emits, keyed by type. The first nine are the API's
- * WebSocket events and carry exactly its payload fields; two more are sent
- * over WebSocket in addition; the rest are internal.
+ * Every event Folio emits, keyed by type: the workspace events WebSocket clients see
+ * (src/contract/events.ts), and the internal ones below, which never leave the server.
+ * Page events also carry the internal fields of `PageChangeBy` and `title`, which the hub
+ * leaves out of what it sends (INTERNAL_PAGE_FIELDS).
  * Payloads are plain JSON: the Redis bus carries them to every instance.
  */
-export interface EventPayloads {
+export interface EventPayloads extends WorkspaceEventPayloads {
   'page-created': PageChange & { title?: string };
   'page-updated': PageChange & { title?: string };
   'page-deleted': PageChange;
-  'page-moved': { workspace_id: string; old_path: string; new_path: string } & PageChangeBy;
-  'presence-join': { workspace_id: string; user_id: string };
-  'presence-leave': { workspace_id: string; user_id: string };
-  'sync-status': { workspace_id: string; status: string };
-  'conflict-detected': { workspace_id: string; path: string };
-  'bulk-sync': { workspace_id: string; changed_count: number; paths: string[] };
-  /**
-   * Additive to the documented events (sent over WebSocket): the page a present user has
-   * open changed; `path` null when they have none open any more.
-   */
-  'presence-update': { workspace_id: string; user_id: string; name: string; path: string | null };
-  /**
-   * Additive to the documented events (sent over WebSocket): a comment on the page at
-   * `path` was added, edited, deleted, resolved or reopened.
-   */
-  'comment-changed': {
-    workspace_id: string;
-    path: string;
-    comment_id: string;
-    actor: string | null;
-    change: 'created' | 'updated' | 'deleted' | 'resolved' | 'reopened';
-  };
+  'page-moved': WorkspaceEventPayloads['page-moved'] & PageChangeBy;
   /** Internal (not sent over WebSocket): a file was stored under uploads/; git auto-commit listens. */
   'upload-created': { workspace_id: string; path: string; actor: string | null };
   /**
@@ -53,19 +35,6 @@ export interface EventPayloads {
   'workspace-published': { workspace_id: string; published: number; actor: string | null };
   /** Internal: web edits were committed to the workspace's repository; the sync engine pushes them. */
   'commits-made': { workspace_id: string };
-  /** Additive (sent over WebSocket): change request `number` was opened. */
-  'change-request-opened': { workspace_id: string; number: number; title: string; actor: string | null };
-  /** Additive (sent over WebSocket): a review of change request `number` was given. */
-  'change-request-reviewed': {
-    workspace_id: string;
-    number: number;
-    verdict: 'approve' | 'request_changes' | 'comment';
-    actor: string | null;
-  };
-  /** Additive (sent over WebSocket): change request `number` was merged (actor null: on the git host). */
-  'change-request-merged': { workspace_id: string; number: number; commit: string; actor: string | null };
-  /** Additive (sent over WebSocket): change request `number` was closed without merging. */
-  'change-request-closed': { workspace_id: string; number: number; actor: string | null };
 }
 
 /**

@@ -5,6 +5,7 @@ import { normalizePagePath } from '../domain/paths.js';
 import { CAN } from '../domain/policy.js';
 import { AppError } from '../errors.js';
 import type { EventBus, Unsubscribe } from '../events/bus.js';
+import type { HubMessage, WorkspaceEventType } from '../contract/events.js';
 import { type EventType, type FolioEvent, INTERNAL_PAGE_FIELDS } from '../events/types.js';
 import type { Logger } from '../logger.js';
 import type { AccessService } from '../services/access.js';
@@ -14,24 +15,32 @@ import { PRESENCE_TIMEOUT_MS, PresenceTracker } from './presence.js';
 import { isYjsMessage } from '../coedit/messages.js';
 import type { YjsChannel, YjsPeer } from './yjs-channel.js';
 
-/** The API's events and Folio's additive ones: the only bus events a WebSocket client ever sees. */
-export const WS_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>([
-  'page-created',
-  'page-updated',
-  'page-deleted',
-  'page-moved',
-  'presence-join',
-  'presence-leave',
-  'sync-status',
-  'conflict-detected',
-  'bulk-sync',
-  'presence-update',
-  'comment-changed',
-  'change-request-opened',
-  'change-request-reviewed',
-  'change-request-merged',
-  'change-request-closed',
-]);
+/**
+ * The workspace events a WebSocket client sees (src/contract/events.ts); listing each type
+ * of the contract exactly once is checked by the compiler, so an event added there is sent.
+ */
+const SENT_OVER_WEBSOCKET = {
+  'page-created': true,
+  'page-updated': true,
+  'page-deleted': true,
+  'page-moved': true,
+  'presence-join': true,
+  'presence-leave': true,
+  'sync-status': true,
+  'conflict-detected': true,
+  'bulk-sync': true,
+  'presence-update': true,
+  'comment-changed': true,
+  'change-request-opened': true,
+  'change-request-reviewed': true,
+  'change-request-merged': true,
+  'change-request-closed': true,
+} as const satisfies Record<WorkspaceEventType, true>;
+
+/** The only bus events a WebSocket client ever sees. */
+export const WS_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>(
+  Object.keys(SENT_OVER_WEBSOCKET) as WorkspaceEventType[],
+);
 
 export interface HubOptions {
   events: EventBus;
@@ -181,13 +190,17 @@ export class Hub {
       );
     }
     const message = result.data;
-    if (message.type === 'ping') return this.send(client, JSON.stringify({ type: 'pong' }));
+    if (message.type === 'ping')
+      return this.send(client, JSON.stringify({ type: 'pong' } satisfies HubMessage));
     if (message.type === 'viewing') return this.view(client, message.workspace_id, message.path);
     if (message.type === 'unsubscribe') {
       const workspace = await this.options.access.findWorkspace(message.workspace_id);
       const id = workspace?.id ?? message.workspace_id;
       this.unsubscribe(client, id);
-      return this.send(client, JSON.stringify({ type: 'unsubscribed', workspace_id: id }));
+      return this.send(
+        client,
+        JSON.stringify({ type: 'unsubscribed', workspace_id: id } satisfies HubMessage),
+      );
     }
     await this.subscribe(client, message.workspace_id);
   }
@@ -218,7 +231,7 @@ export class Hub {
     let subscribers = this.byWorkspace.get(workspaceId);
     if (!subscribers) this.byWorkspace.set(workspaceId, (subscribers = new Set()));
     subscribers.add(client);
-    this.send(client, JSON.stringify({ type: 'subscribed', workspace_id: workspaceId }));
+    this.send(client, JSON.stringify({ type: 'subscribed', workspace_id: workspaceId } satisfies HubMessage));
     // The current state on subscribing (rather than an HTTP route): it arrives in order with the
     // events that change it, so a client never applies a stale answer over a newer event.
     this.send(
@@ -228,7 +241,7 @@ export class Hub {
         workspace_id: workspaceId,
         users: this.pages.snapshot(workspaceId),
         at: new Date(this.now()).toISOString(),
-      }),
+      } satisfies HubMessage),
     );
     if (this.presence.touch(workspaceId, client.actor.userId, this.now())) {
       this.options.events.emit('presence-join', { workspace_id: workspaceId, user_id: client.actor.userId });
@@ -312,7 +325,7 @@ export class Hub {
         error,
         message,
         ...(workspaceId ? { workspace_id: workspaceId } : {}),
-      }),
+      } satisfies HubMessage),
     );
   }
 
@@ -354,7 +367,7 @@ export class Hub {
       type: 'unsubscribed',
       workspace_id: workspaceId,
       reason: 'access_revoked',
-    });
+    } satisfies HubMessage);
     for (const client of affected) {
       this.unsubscribe(client, workspaceId);
       this.send(client, data);
@@ -374,7 +387,7 @@ export class Hub {
       type: 'unsubscribed',
       workspace_id: workspaceId,
       reason: 'workspace_deleted',
-    });
+    } satisfies HubMessage);
     for (const client of [...subscribers]) {
       this.unsubscribe(client, workspaceId);
       this.send(client, data);

@@ -85,8 +85,47 @@ describe('import boundaries (eslint.config.js)', { timeout: 300_000 }, () => {
     });
   });
 
+  describe('import cycles in the web app', () => {
+    let dir: string;
+    beforeAll(() => {
+      // Inside web/src/, where the rule applies to .ts and .tsx alike; removed again after.
+      dir = fs.mkdtempSync(path.join(root, 'web', 'src', 'cycle-fixture-'));
+    });
+    afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+    it('reports a component and a store importing each other without extensions', async () => {
+      const screen = path.join(dir, 'screen.tsx');
+      const store = path.join(dir, 'store.ts');
+      const screenText = "import { count } from './store';\nexport const Screen = () => <p>{count()}</p>;\n";
+      fs.writeFileSync(screen, screenText);
+      fs.writeFileSync(
+        store,
+        "import type { Screen } from './screen';\nexport const count = (s?: typeof Screen) => (s ? 1 : 0);\n",
+      );
+      expect(await ruleIdsFor(eslint, screenText, screen)).toEqual(['folio/no-import-cycle']);
+
+      // A lazily loaded component counts too: `import()` is an edge of the graph.
+      const lazyText = "export const load = () => import('./store');\n";
+      fs.writeFileSync(screen, lazyText);
+      expect(await ruleIdsFor(eslint, lazyText, screen)).toEqual(['folio/no-import-cycle']);
+
+      fs.writeFileSync(store, 'export const count = () => 1;\n');
+      expect(await ruleIdsFor(eslint, screenText, screen)).toEqual([]);
+    });
+  });
+
+  it('lets the web app import the contract as types only', async () => {
+    const screen = path.join(root, 'web/src/workspace/planted.tsx');
+    const value =
+      "import { pageObject } from '../../../src/contract/pages';\nexport const planted = pageObject;\n";
+    expect(await ruleIdsFor(eslint, value, screen)).toEqual(['@typescript-eslint/no-restricted-imports']);
+    const typeOnly =
+      "import type { Page } from '../../../src/contract/pages';\nexport type Planted = Page;\n";
+    expect(await ruleIdsFor(eslint, typeOnly, screen)).toEqual([]);
+  });
+
   it('finds the real tree clean', async () => {
-    const results = await eslint.lintFiles(['src']);
+    const results = await eslint.lintFiles(['src', 'web/src']);
     const problems = results.flatMap((r) =>
       r.messages.map((m) => `${path.relative(root, r.filePath)}:${m.line} ${m.ruleId}: ${m.message}`),
     );

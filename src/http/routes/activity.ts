@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { listActivityInput, pageActivityInput } from '../../services/activity.js';
 import type { Services } from '../../services/index.js';
+import { activityList } from '../../contract/activity.js';
 import { requireActor, requireSignedIn } from '../auth-context.js';
 import { workspaceParams } from '../route-params.js';
 
@@ -16,13 +17,19 @@ export function activityRoutes(services: Services) {
 
     app.get(
       '/api/v1/workspaces/:id/activity',
-      { ...options, schema: { params: workspaceParams, querystring: listActivityInput } },
+      {
+        ...options,
+        schema: { params: workspaceParams, querystring: listActivityInput, response: { 200: activityList } },
+      },
       async (request) => activity.list(requireActor(request), request.params.id, request.query),
     );
 
     app.get(
       '/api/v1/workspaces/:id/page-activity',
-      { ...options, schema: { params: workspaceParams, querystring: pageActivityInput } },
+      {
+        ...options,
+        schema: { params: workspaceParams, querystring: pageActivityInput, response: { 200: activityList } },
+      },
       async (request) => activity.forPage(requireActor(request), request.params.id, request.query),
     );
   };

@@ -7,6 +7,12 @@ import {
   listChangeRequestsInput,
   reviewChangeRequestInput,
 } from '../../services/change-requests/index.js';
+import {
+  changeRequestDetail,
+  changeRequestList,
+  changeRequestRecord,
+  reviewRecord,
+} from '../../contract/change-requests.js';
 import { requireActor, requireSignedIn } from '../auth-context.js';
 import { workspaceParams } from '../route-params.js';
 
@@ -23,38 +29,64 @@ export function changeRequestRoutes(services: Services) {
 
     app.get(
       base,
-      { schema: { params: workspaceParams, querystring: listChangeRequestsInput } },
+      {
+        schema: {
+          params: workspaceParams,
+          querystring: listChangeRequestsInput,
+          response: { 200: changeRequestList },
+        },
+      },
       async (request) => changeRequests.list(requireActor(request), request.params.id, request.query),
     );
 
     app.post(
       base,
-      { ...signedIn, schema: { params: workspaceParams, body: createChangeRequestInput } },
+      {
+        ...signedIn,
+        schema: {
+          params: workspaceParams,
+          body: createChangeRequestInput,
+          response: { 201: changeRequestRecord },
+        },
+      },
       async (request, reply) =>
         reply
           .code(201)
           .send(await changeRequests.create(requireActor(request), request.params.id, request.body)),
     );
 
-    app.get(`${base}/:n`, { schema: { params: changeRequestParams } }, async (request) =>
-      changeRequests.get(requireActor(request), request.params.id, request.params.n),
+    app.get(
+      `${base}/:n`,
+      { schema: { params: changeRequestParams, response: { 200: changeRequestDetail } } },
+      async (request) => changeRequests.get(requireActor(request), request.params.id, request.params.n),
     );
 
     app.post(
       `${base}/:n/reviews`,
-      { ...signedIn, schema: { params: changeRequestParams, body: reviewChangeRequestInput } },
+      {
+        ...signedIn,
+        schema: {
+          params: changeRequestParams,
+          body: reviewChangeRequestInput,
+          response: { 201: reviewRecord },
+        },
+      },
       async (request, reply) => {
         const { id, n } = request.params;
         return reply.code(201).send(await changeRequests.review(requireActor(request), id, n, request.body));
       },
     );
 
-    app.post(`${base}/:n/merge`, { ...signedIn, schema: { params: changeRequestParams } }, async (request) =>
-      changeRequests.merge(requireActor(request), request.params.id, request.params.n),
+    app.post(
+      `${base}/:n/merge`,
+      { ...signedIn, schema: { params: changeRequestParams, response: { 200: changeRequestRecord } } },
+      async (request) => changeRequests.merge(requireActor(request), request.params.id, request.params.n),
     );
 
-    app.post(`${base}/:n/close`, { ...signedIn, schema: { params: changeRequestParams } }, async (request) =>
-      changeRequests.close(requireActor(request), request.params.id, request.params.n),
+    app.post(
+      `${base}/:n/close`,
+      { ...signedIn, schema: { params: changeRequestParams, response: { 200: changeRequestRecord } } },
+      async (request) => changeRequests.close(requireActor(request), request.params.id, request.params.n),
     );
   };
 }

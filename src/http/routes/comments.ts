@@ -3,7 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { createCommentInput, listCommentsInput, updateCommentInput } from '../../services/collab/index.js';
 import type { Services } from '../../services/index.js';
 import { requireActor, requireSignedIn } from '../auth-context.js';
-import { commentList, commentRecord } from '../response-schemas.js';
+import { noContent } from '../../contract/answers.js';
+import { commentList, commentRecord } from '../../contract/comments.js';
 import { idParams, workspaceParams } from '../route-params.js';
 
 /** Page comments and threads. */
@@ -41,10 +42,14 @@ export function commentRoutes(services: Services) {
       async (request) => comments.update(requireActor(request), request.params.id, request.body),
     );
 
-    app.delete('/api/v1/comments/:id', { schema: { params: idParams } }, async (request, reply) => {
-      await comments.remove(requireActor(request), request.params.id);
-      return reply.code(204).send();
-    });
+    app.delete(
+      '/api/v1/comments/:id',
+      { schema: { params: idParams, response: { 204: noContent } } },
+      async (request, reply) => {
+        await comments.remove(requireActor(request), request.params.id);
+        return reply.code(204).send();
+      },
+    );
 
     app.post('/api/v1/comments/:id/resolve', byComment, async (request) =>
       comments.resolve(requireActor(request), request.params.id),

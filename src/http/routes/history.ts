@@ -11,6 +11,13 @@ import {
 import type { Services } from '../../services/index.js';
 import { requireActor, requireSignedIn } from '../auth-context.js';
 import { workspaceParams } from '../route-params.js';
+import {
+  deletedPageList,
+  pageAtCommit,
+  pageDiff,
+  restoredPage,
+  revisionList,
+} from '../../contract/history.js';
 
 const READ = { rateLimit: 'contentRead' } as const;
 const WRITE = { rateLimit: 'contentWrite' } as const;
@@ -28,19 +35,32 @@ export function historyRoutes(services: Services) {
 
     app.get(
       base,
-      { ...read, schema: { params: workspaceParams, querystring: pageHistoryInput } },
+      {
+        ...read,
+        schema: { params: workspaceParams, querystring: pageHistoryInput, response: { 200: revisionList } },
+      },
       async (request) => history.list(requireActor(request), request.params.id, request.query),
     );
 
     app.get(
       `${base}/diff`,
-      { ...read, schema: { params: workspaceParams, querystring: pageDiffInput } },
+      {
+        ...read,
+        schema: { params: workspaceParams, querystring: pageDiffInput, response: { 200: pageDiff } },
+      },
       async (request) => history.diff(requireActor(request), request.params.id, request.query),
     );
 
     app.get(
       `${base}/deleted`,
-      { ...read, schema: { params: workspaceParams, querystring: deletedPagesInput } },
+      {
+        ...read,
+        schema: {
+          params: workspaceParams,
+          querystring: deletedPagesInput,
+          response: { 200: deletedPageList },
+        },
+      },
       async (request) => history.deleted(requireActor(request), request.params.id, request.query),
     );
 
@@ -49,7 +69,11 @@ export function historyRoutes(services: Services) {
       {
         config: WRITE,
         preValidation: requireSignedIn,
-        schema: { params: workspaceParams, body: restorePageInput },
+        schema: {
+          params: workspaceParams,
+          body: restorePageInput,
+          response: { 200: restoredPage, 201: restoredPage },
+        },
       },
       async (request, reply) => {
         const restored = await history.restore(requireActor(request), request.params.id, request.body);
@@ -59,7 +83,10 @@ export function historyRoutes(services: Services) {
 
     app.get(
       `${base}/:commit`,
-      { ...read, schema: { params: commitParams, querystring: pageAtCommitInput } },
+      {
+        ...read,
+        schema: { params: commitParams, querystring: pageAtCommitInput, response: { 200: pageAtCommit } },
+      },
       async (request) =>
         history.at(requireActor(request), request.params.id, request.params.commit, request.query),
     );

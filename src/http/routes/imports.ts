@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Services } from '../../services/index.js';
 import { importOptions, MAX_IMPORT_BYTES } from '../../services/imports/index.js';
+import { importJob } from '../../contract/imports.js';
 import { requireActor, requireSignedIn } from '../auth-context.js';
 import { workspaceParams } from '../route-params.js';
 
@@ -26,7 +27,7 @@ export function importRoutes(services: Services) {
     app.post(
       '/api/v1/workspaces/:id/imports',
       {
-        schema: { params: workspaceParams, querystring: importOptions },
+        schema: { params: workspaceParams, querystring: importOptions, response: { 202: importJob } },
         preValidation: requireSignedIn,
         config: { rateLimit: 'contentWrite' },
       },
@@ -40,8 +41,10 @@ export function importRoutes(services: Services) {
         return reply.code(202).send(job);
       },
     );
-    app.get('/api/v1/workspaces/:id/imports/:job_id', { schema: { params: jobParams } }, async (request) =>
-      imports.get(requireActor(request), request.params.id, request.params.job_id),
+    app.get(
+      '/api/v1/workspaces/:id/imports/:job_id',
+      { schema: { params: jobParams, response: { 200: importJob } } },
+      async (request) => imports.get(requireActor(request), request.params.id, request.params.job_id),
     );
   };
 }

@@ -12,7 +12,8 @@ import { changeRequestQuery } from '../../services/change-requests/index.js';
 import { requireActor, requireSignedIn } from '../auth-context.js';
 import { acceptsGzip } from '../accepts-gzip.js';
 import { layoutBMoveHook } from '../compat/move.js';
-import { pageObject, pageTree } from '../response-schemas.js';
+import { noContent } from '../../contract/answers.js';
+import { pageObject, pageTree } from '../../contract/pages.js';
 import { contentParams, pageParams } from '../route-params.js';
 
 const READ = { rateLimit: 'contentRead' } as const;
@@ -55,7 +56,7 @@ export function contentRoutes(services: Services) {
 
     app.post(
       `${base}/reorder`,
-      { ...write, schema: { params: contentParams, body: reorderInput } },
+      { ...write, schema: { params: contentParams, body: reorderInput, response: { 204: noContent } } },
       async (request, reply) => {
         await pages.reorder(requireActor(request), request.params.workspace, request.body);
         return reply.code(204).send();
@@ -163,7 +164,10 @@ export function contentRoutes(services: Services) {
 
     app.delete(
       `${base}/*`,
-      { config: WRITE, schema: { params: pageParams, querystring: changeRequestQuery } },
+      {
+        config: WRITE,
+        schema: { params: pageParams, querystring: changeRequestQuery, response: { 204: noContent } },
+      },
       async (request, reply) => {
         const { workspace, '*': path } = request.params;
         await pages.remove(requireActor(request), workspace, path, where(request.query));

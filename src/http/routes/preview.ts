@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Services } from '../../services/index.js';
 import { previewInput } from '../../services/publishing/index.js';
 import { requireActor, requireSignedIn } from '../auth-context.js';
-import { pagePreview } from '../response-schemas.js';
+import { pagePreview } from '../../contract/pages.js';
 import { contentParams } from '../route-params.js';
 
 /**

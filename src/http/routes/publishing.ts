@@ -1,7 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../services/index.js';
+import { zipFile } from '../../contract/answers.js';
+import { publishResult, qualityReport } from '../../contract/publishing.js';
 import { requireActor } from '../auth-context.js';
 import { contentDisposition } from './uploads.js';
+
+const siteZip = zipFile('The published site as static HTML, ready to serve from any web server');
 
 type ById = { Params: { id: string } };
 
@@ -13,8 +17,10 @@ type ById = { Params: { id: string } };
 export function publishingRoutes(services: Services) {
   const { publishing, exports, quality } = services;
   return (app: FastifyInstance) => {
-    app.post<ById>('/api/v1/workspaces/:id/publish', async (request) =>
-      publishing.publishWorkspace(requireActor(request), request.params.id),
+    app.post<ById>(
+      '/api/v1/workspaces/:id/publish',
+      { schema: { response: { 200: publishResult } } },
+      async (request) => publishing.publishWorkspace(requireActor(request), request.params.id),
     );
 
     const exportSite = async (request: FastifyRequest<ById>, reply: FastifyReply) => {
@@ -28,11 +34,17 @@ export function publishingRoutes(services: Services) {
       reply.header('Cache-Control', 'no-store');
       return reply.send(stream);
     };
-    app.get<ById>('/api/v1/workspaces/:id/export', { config: { rateLimit: 'export' } }, exportSite);
-    app.post<ById>('/api/v1/workspaces/:id/export', { config: { rateLimit: 'export' } }, exportSite);
+    const exportOptions = {
+      config: { rateLimit: 'export' },
+      schema: { response: { 200: siteZip } },
+    } as const;
+    app.get<ById>('/api/v1/workspaces/:id/export', exportOptions, exportSite);
+    app.post<ById>('/api/v1/workspaces/:id/export', exportOptions, exportSite);
 
-    app.get<ById>('/api/v1/workspaces/:id/quality', async (request) =>
-      quality.report(requireActor(request), request.params.id),
+    app.get<ById>(
+      '/api/v1/workspaces/:id/quality',
+      { schema: { response: { 200: qualityReport } } },
+      async (request) => quality.report(requireActor(request), request.params.id),
     );
   };
 }

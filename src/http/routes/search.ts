@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Services } from '../../services/index.js';
 import { searchInput } from '../../services/pages/index.js';
 import { requireActor, requireSignedIn } from '../auth-context.js';
-import { searchResponse } from '../response-schemas.js';
+import { searchResponse } from '../../contract/search.js';
 import { workspaceParams } from '../route-params.js';
 
 /** `GET /api/v1/workspaces/:id/search?q&limit`. */

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Services } from '../../services/index.js';
 import { patchOnboardingInput } from '../../services/identity/index.js';
 import { updateSettingsInput } from '../../services/workspaces/index.js';
+import { navigationInfo, onboardingState, workspaceSettings } from '../../contract/settings.js';
 import { requireActor, requireSignedIn } from '../auth-context.js';
 import { workspaceParams } from '../route-params.js';
 
@@ -12,28 +13,40 @@ export function settingsRoutes(services: Services) {
   return (scope: FastifyInstance) => {
     const app = scope.withTypeProvider<ZodTypeProvider>();
     const path = '/api/v1/workspaces/:id/admin/settings';
-    app.get(path, { schema: { params: workspaceParams } }, async (request) =>
-      settings.get(requireActor(request), request.params.id),
+    app.get(
+      path,
+      { schema: { params: workspaceParams, response: { 200: workspaceSettings } } },
+      async (request) => settings.get(requireActor(request), request.params.id),
     );
 
     app.put(
       path,
-      { schema: { params: workspaceParams, body: updateSettingsInput }, preValidation: requireSignedIn },
+      {
+        schema: { params: workspaceParams, body: updateSettingsInput, response: { 200: workspaceSettings } },
+        preValidation: requireSignedIn,
+      },
       async (request) => settings.update(requireActor(request), request.params.id, request.body),
     );
 
     // Which docs tool's navigation the site follows, and what was found (the setting is `nav_source`).
     app.get(
       '/api/v1/workspaces/:id/admin/navigation',
-      { schema: { params: workspaceParams } },
+      { schema: { params: workspaceParams, response: { 200: navigationInfo } } },
       async (request) => navigation.get(requireActor(request), request.params.id),
     );
 
-    app.get('/api/v1/users/me/onboarding', async (request) => onboarding.get(requireActor(request)));
+    app.get(
+      '/api/v1/users/me/onboarding',
+      { schema: { response: { 200: onboardingState } } },
+      async (request) => onboarding.get(requireActor(request)),
+    );
 
     app.patch(
       '/api/v1/users/me/onboarding',
-      { schema: { body: patchOnboardingInput }, preValidation: requireSignedIn },
+      {
+        schema: { body: patchOnboardingInput, response: { 200: onboardingState } },
+        preValidation: requireSignedIn,
+      },
       async (request) => onboarding.update(requireActor(request), request.body),
     );
   };

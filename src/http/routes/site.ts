@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CONSENT_COOKIE, type VisitorSignals } from '../../services/publishing/index.js';
 import type { Services } from '../../services/index.js';
@@ -16,6 +17,34 @@ const CACHE_CONTROL: Record<CacheMode, string> = {
   private: 'private, no-cache',
   revalidate: 'no-cache',
   immutable: 'public, max-age=31536000, immutable',
+};
+
+/** What the site's routes answer, for the API document: HTML pages and the files beside them. */
+const siteText = (description: string) => ({
+  description,
+  content: { 'text/plain': { schema: z.string() } },
+});
+const SITE_ANSWERS = {
+  page: {
+    200: {
+      description:
+        'A page of the published site, its search results or a folder index (HTML); or one of the ' +
+        "site's files: feed, sitemap, search index, llms.txt, stylesheet, script or upload",
+      content: {
+        'text/html': { schema: z.string() },
+        'application/rss+xml': { schema: z.string() },
+        'application/xml': { schema: z.string() },
+        'application/json': { schema: z.unknown() },
+        'text/plain': { schema: z.string() },
+        'text/markdown': { schema: z.string() },
+        'text/css': { schema: z.string() },
+        'application/octet-stream': { schema: z.string().meta({ format: 'binary' }) },
+      },
+    },
+    301: z.null().describe("A page's old address, or a folder without its trailing slash, moved"),
+  },
+  root: { 301: z.null().describe('The site lives at `/p/:workspace/`, with the slash') },
+  robots: { 200: siteText('robots.txt for the host') },
 };
 
 /** The site's own per-IP budget and CSP with a fresh nonce. */
@@ -75,15 +104,21 @@ function send(request: FastifyRequest, reply: FastifyReply, res: SiteResponse): 
 export function siteRoutes(services: Services) {
   const { site } = services;
   return (app: FastifyInstance) => {
-    app.get<{ Params: { workspace: string } }>('/p/:workspace', { config: SITE }, async (request, reply) => {
-      const { workspace } = request.params;
-      // `/p/` names no site: the site's 404, not a redirect to `/p//`.
-      if (!workspace) return serve(request, reply, '', '');
-      return reply.redirect(`/p/${encodeURIComponent(workspace)}/`, 301);
-    });
+    app.get<{ Params: { workspace: string } }>(
+      '/p/:workspace',
+      { config: SITE, schema: { response: SITE_ANSWERS.root } },
+      async (request, reply) => {
+        const { workspace } = request.params;
+        // `/p/` names no site: the site's 404, not a redirect to `/p//`.
+        if (!workspace) return serve(request, reply, '', '');
+        return reply.redirect(`/p/${encodeURIComponent(workspace)}/`, 301);
+      },
+    );
 
-    app.get('/robots.txt', { config: SITE }, async (request, reply) =>
-      send(request, reply, await site.rootRobotsTxt()),
+    app.get(
+      '/robots.txt',
+      { config: SITE, schema: { response: SITE_ANSWERS.robots } },
+      async (request, reply) => send(request, reply, await site.rootRobotsTxt()),
     );
 
     async function serve(request: FastifyRequest, reply: FastifyReply, workspace: string, path: string) {
@@ -100,8 +135,10 @@ export function siteRoutes(services: Services) {
       return send(request, reply, res);
     }
 
-    app.get<SitePath>('/p/:workspace/*', { config: SITE }, async (request, reply) =>
-      serve(request, reply, request.params.workspace, request.params['*']),
+    app.get<SitePath>(
+      '/p/:workspace/*',
+      { config: SITE, schema: { response: SITE_ANSWERS.page } },
+      async (request, reply) => serve(request, reply, request.params.workspace, request.params['*']),
     );
   };
 }

@@ -4,8 +4,16 @@ import type { z } from 'zod';
 import { AppError, invalid } from '../../errors.js';
 import type { Services } from '../../services/index.js';
 import { fromUrlInput, type IncomingFile, MAX_UPLOAD_BYTES } from '../../services/pages/index.js';
+import { otherContent } from '../../contract/answers.js';
+import { storedUpload } from '../../contract/pages.js';
 import { requireActor } from '../auth-context.js';
 import { UPLOAD_CSP } from '../security.js';
+
+/** The stored file, with the type its bytes show (an image, a PDF, any other file). */
+const uploadedFile = otherContent(
+  'application/octet-stream',
+  'The uploaded file, inline or as an attachment',
+);
 
 type WorkspaceParams = { Params: { workspace: string } };
 type FileParams = { Params: { workspace: string; filename: string } };
@@ -25,7 +33,7 @@ export function uploadRoutes(services: Services) {
 
     app.post<WorkspaceParams>(
       '/api/v1/content/:workspace/uploads',
-      { config: { rateLimit: 'contentWrite' } },
+      { config: { rateLimit: 'contentWrite' }, schema: { response: { 201: storedUpload } } },
       async (request, reply) => {
         const actor = requireActor(request);
         const file = await incomingFile(request);
@@ -40,7 +48,10 @@ export function uploadRoutes(services: Services) {
     // An image fetched from a URL (rich paste of a remote image), JSON `{ url }`.
     app.post<WorkspaceParams & { Body: z.infer<typeof fromUrlInput> }>(
       '/api/v1/content/:workspace/uploads/from-url',
-      { schema: { body: fromUrlInput }, config: { rateLimit: 'contentWrite' } },
+      {
+        schema: { body: fromUrlInput, response: { 201: storedUpload } },
+        config: { rateLimit: 'contentWrite' },
+      },
       async (request, reply) => {
         const actor = requireActor(request);
         const stored = await uploads.uploadFromUrl(actor, request.params.workspace, request.body.url);
@@ -50,7 +61,7 @@ export function uploadRoutes(services: Services) {
 
     app.get<FileParams>(
       '/api/v1/content/:workspace/uploads/:filename',
-      { config: { rateLimit: 'contentRead' } },
+      { config: { rateLimit: 'contentRead' }, schema: { response: { 200: uploadedFile } } },
       async (request, reply) => {
         const { workspace, filename } = request.params;
         const file = await uploads.read(request.actor ?? null, workspace, filename);

@@ -5,7 +5,7 @@
  * included, and lists the pages the tool's navigation leaves out apart, so each file
  * can still be opened.
  */
-import { z } from 'zod';
+import type { NavEntry, PageNavigation } from '../../contract/page-navigation.js';
 import { WorkspaceFiles } from '../../content/workspace-files.js';
 import { workspaceDir } from '../../content/workspace-meta.js';
 import type { Actor } from '../../domain/actor.js';
@@ -15,39 +15,9 @@ import type { Store } from '../../store/database.js';
 import * as pagesTable from '../../store/repositories/pages.js';
 import type { AccessService } from '../access.js';
 import { readSettings } from '../workspaces/settings.js';
-import { NAV_SOURCES, type OutlineItem } from './site/nav-sources/index.js';
+import type { OutlineItem } from './site/nav-sources/index.js';
 import { dirOf, labelOf } from './site/nav-sources/outline.js';
 import { navFingerprint, workspaceNavigation } from './site/site-navigation.js';
-
-/** One entry of the tool's navigation: a page, a section (with its own page or not), a link. */
-export type NavEntry =
-  | { type: 'page'; path: string; title: string }
-  | { type: 'section'; title: string; path: string | null; children: NavEntry[] }
-  | { type: 'link'; title: string; href: string };
-
-// Children are described rather than nested in the schema, as the tree's are: a recursive
-// schema is not one the OpenAPI document can hold inline.
-const navEntry = z.union([
-  z.object({ type: z.literal('page'), path: z.string(), title: z.string() }),
-  z.object({
-    type: z.literal('section'),
-    title: z.string(),
-    path: z.string().nullable().describe("The section's own page, if it has one"),
-    children: z.array(z.unknown()).describe('Entries of this same shape'),
-  }),
-  z.object({ type: z.literal('link'), title: z.string(), href: z.string() }),
-]);
-
-/** `GET /api/v1/content/:workspace/navigation`. */
-export const pageNavigationAnswer = z.object({
-  following: z.enum(NAV_SOURCES),
-  /** The file the navigation is read from (`mkdocs.yml`, …); null when the folders are followed. */
-  file: z.string().nullable(),
-  items: z.array(navEntry),
-  not_in_navigation: z.array(z.object({ type: z.literal('page'), path: z.string(), title: z.string() })),
-  findings: z.array(z.string()),
-});
-export type PageNavigation = Omit<z.infer<typeof pageNavigationAnswer>, 'items'> & { items: NavEntry[] };
 
 export interface PageNavigationDeps {
   store: Store;

@@ -131,7 +131,8 @@ export function createConflictResolution(deps: ConflictResolutionDeps) {
         if (row.path.endsWith('.md')) await writePage(actor, workspace, row.path, text);
         else await writeFile(workspace, row.path, text);
       }
-      const resolution = input.content !== undefined ? 'content' : (input.resolution ?? 'ours');
+      const resolution: 'ours' | 'theirs' | 'content' =
+        input.content !== undefined ? 'content' : (input.resolution ?? 'ours');
       await deps.conflicts.markResolved(row, actor, resolution);
 
       const user = isSystem(actor) ? undefined : await findCommitIdentity(db, actor.userId);

@@ -10,6 +10,7 @@ import { Loading } from '../ui/loading';
 import { relativeTime } from '../ui/relative-time';
 import type { ApiKey, NewApiKey } from '../../../src/contract/api-keys';
 import { API_KEY_SCOPES, type ApiKeyScope } from './account-types';
+import { accountKeys } from '../api/query-keys';
 
 const SCOPE_TEXT: Record<ApiKeyScope, string> = {
   read: 'read: pages, search, lists',
@@ -53,18 +54,18 @@ export function ApiKeysSection() {
   const url = '/api/v1/api-keys';
   const queryClient = useQueryClient();
   const keys = useQuery({
-    queryKey: ['api-keys'],
+    queryKey: accountKeys.apiKeys(),
     queryFn: () => api<List<ApiKey>>('GET', `${url}?limit=100`).then((r) => r.data),
   });
   const [shown, setShown] = useState<NewApiKey | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['api-keys'] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: accountKeys.apiKeys() });
   const create = useMutation({
     mutationFn: (body: { name: string; scopes: string[]; expires_at: number | null }) =>
       api<NewApiKey>('POST', url, body),
     onSuccess: (created) => {
       setShown(created);
       void refresh();
-      void queryClient.invalidateQueries({ queryKey: ['onboarding'] });
+      void queryClient.invalidateQueries({ queryKey: accountKeys.onboarding() });
     },
   });
   const rotate = useMutation({

@@ -3,6 +3,7 @@ import { api } from '../api/client';
 import { useIdentities, useProviders } from '../api/queries';
 import type { LinkedIdentity } from '../../../src/contract/auth';
 import { FormError } from '../ui/form-error';
+import { accountKeys } from '../api/query-keys';
 
 /**
  * Account → Linked accounts: the identity providers this account signs in with. The
@@ -36,7 +37,7 @@ function IdentityItem({ identity, provider }: { identity: LinkedIdentity; provid
   const queryClient = useQueryClient();
   const unlink = useMutation({
     mutationFn: () => api('DELETE', `/api/auth/identities/${identity.id}`),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['identities'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.identities() }),
   });
   return (
     <li className="item">

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api/client';
 import { FormError } from '../ui/form-error';
 import { ONBOARDING_STEPS, type Onboarding, type OnboardingStep } from './account-types';
+import { accountKeys } from '../api/query-keys';
 
 const STEP_TEXT: Record<OnboardingStep, string> = {
   create_page: 'Write a page',
@@ -18,10 +19,13 @@ const STEP_TEXT: Record<OnboardingStep, string> = {
 export function OnboardingChecklist() {
   const url = '/api/v1/users/me/onboarding';
   const queryClient = useQueryClient();
-  const onboarding = useQuery({ queryKey: ['onboarding'], queryFn: () => api<Onboarding>('GET', url) });
+  const onboarding = useQuery({
+    queryKey: accountKeys.onboarding(),
+    queryFn: () => api<Onboarding>('GET', url),
+  });
   const dismiss = useMutation({
     mutationFn: () => api<Onboarding>('PATCH', url, { dismissed: true }),
-    onSuccess: (state) => queryClient.setQueryData(['onboarding'], state),
+    onSuccess: (state) => queryClient.setQueryData(accountKeys.onboarding(), state),
   });
   const state = onboarding.data;
   if (!state || state.dismissed || state.completed) return null;

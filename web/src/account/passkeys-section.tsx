@@ -6,6 +6,7 @@ import type { Passkey } from '../../../src/contract/auth';
 import { passkeyErrorText, registerPasskey } from '../auth/passkey-ceremonies';
 import { Field } from '../ui/field';
 import { FormError } from '../ui/form-error';
+import { accountKeys } from '../api/query-keys';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'Never');
 
@@ -13,7 +14,7 @@ const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'Ne
 export function PasskeysSection() {
   const passkeys = usePasskeys();
   const queryClient = useQueryClient();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['passkeys'] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: accountKeys.passkeys() });
   const add = useMutation({
     mutationFn: (name: string) => registerPasskey(name.trim() || undefined),
     onSuccess: refresh,

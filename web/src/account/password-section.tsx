@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { api } from '../api/client';
 import { Field } from '../ui/field';
 import { FormError } from '../ui/form-error';
+import { accountKeys } from '../api/query-keys';
 
 /**
  * Account → Password: the current one, then the new one twice. Other devices are signed
@@ -14,7 +15,7 @@ export function PasswordSection() {
   const change = useMutation({
     mutationFn: (body: { current_password: string; new_password: string }) =>
       api('POST', '/api/auth/change-password', body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['sessions'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.sessions() }),
   });
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

@@ -7,11 +7,12 @@ import { relativeTime } from '../ui/relative-time';
 import { SignOutButton } from '../workspace/sign-out-button';
 import type { Session } from '../../../src/contract/auth';
 import { deviceName } from './device-name';
+import { accountKeys } from '../api/query-keys';
 
 /** Account → Sessions: where this account is signed in, and signing out of all of them. */
 export function SessionsSection() {
   const sessions = useQuery({
-    queryKey: ['sessions'],
+    queryKey: accountKeys.sessions(),
     queryFn: () => api<List<Session>>('GET', '/api/auth/sessions').then((r) => r.data),
   });
   return (

@@ -2,11 +2,13 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { api } from '../api/client';
-import type { ActivityRecord, List, Workspace } from '../api/types';
+import type { List, Workspace } from '../api/types';
+import type { ActivityRecord } from '../../../src/contract/activity';
 import { usePeople } from '../comments/comments-api';
 import { FormError } from '../ui/form-error';
 import { Loading } from '../ui/loading';
 import { relativeTime } from '../ui/relative-time';
+import { adminKeys } from '../api/query-keys';
 
 /** The actions the filter offers, as a person would name them. */
 const ACTIONS: Readonly<Record<string, string>> = {
@@ -39,7 +41,7 @@ export function ActivitySection({ workspace }: { workspace: Workspace }) {
   const [actor, setActor] = useState('');
   const people = usePeople(workspace.slug, true);
   const feed = useInfiniteQuery({
-    queryKey: ['activity', workspace.id, action, actor],
+    queryKey: adminKeys.activity(workspace.id, action, actor),
     initialPageParam: null as string | null,
     queryFn: ({ pageParam }) => {
       const query = new URLSearchParams({ limit: String(PAGE_SIZE) });

@@ -8,6 +8,7 @@ import { CopyField } from '../ui/copy-field';
 import { Field } from '../ui/field';
 import { FormError } from '../ui/form-error';
 import { Loading } from '../ui/loading';
+import { workspaceKeys } from '../api/query-keys';
 
 /** While a domain waits for its TXT record, its status is asked again this often. */
 const PENDING_REFRESH_MS = 30_000;
@@ -18,7 +19,7 @@ const PENDING_REFRESH_MS = 30_000;
  */
 export function DomainSection({ workspace }: { workspace: Workspace }) {
   const url = `/api/v1/workspaces/${workspace.id}/custom-domain`;
-  const key = ['custom-domain', workspace.id];
+  const key = workspaceKeys.customDomain(workspace.id);
   const queryClient = useQueryClient();
   const domain = useQuery({
     queryKey: key,

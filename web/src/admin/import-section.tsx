@@ -1,9 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { api, ApiError, NetworkError } from '../api/client';
-import type { ImportJob, Workspace } from '../api/types';
+import type { Workspace } from '../api/types';
+import type { ImportJob } from '../../../src/contract/imports';
 import { Field } from '../ui/field';
 import { FormError } from '../ui/form-error';
+import { adminKeys } from '../api/query-keys';
 
 const FORMATS = [
   ['', 'Find out from the files'],
@@ -54,7 +56,7 @@ export function ImportSection({ workspace }: { workspace: Workspace }) {
   const [error, setError] = useState<unknown>(null);
   const base = `/api/v1/workspaces/${workspace.id}/imports`;
   const job = useQuery({
-    queryKey: ['import', workspace.id, jobId],
+    queryKey: adminKeys.importJob(workspace.id, jobId),
     enabled: jobId !== null,
     queryFn: () => api<ImportJob>('GET', `${base}/${jobId}`),
     refetchInterval: (q) =>
@@ -79,7 +81,7 @@ export function ImportSection({ workspace }: { workspace: Workspace }) {
     setUploading(0);
     try {
       const started = await sendZip(`${base}?${query}`, file, setUploading);
-      queryClient.setQueryData(['import', workspace.id, started.id], started);
+      queryClient.setQueryData(adminKeys.importJob(workspace.id, started.id), started);
       setJobId(started.id);
     } catch (e) {
       setError(e);

@@ -8,6 +8,7 @@ import { ConfirmButton } from '../ui/confirm-button';
 import { FormError } from '../ui/form-error';
 import { RANKED_ROLES, roleRank } from './role-select';
 import { Loading } from '../ui/loading';
+import { workspaceKeys } from '../api/query-keys';
 
 /**
  * The members with their roles (GET …/admin/members): change a role, remove a member. The
@@ -17,7 +18,7 @@ import { Loading } from '../ui/loading';
 export function MembersSection({ workspace }: { workspace: Workspace }) {
   const url = `/api/v1/workspaces/${workspace.id}/admin/members`;
   const members = useQuery({
-    queryKey: ['members', workspace.id],
+    queryKey: workspaceKeys.members(workspace.id),
     queryFn: () => api<List<Member>>('GET', `${url}?limit=100`).then((r) => r.data),
   });
   if (members.isPending) return <Loading label="Loading the members…" />;
@@ -50,7 +51,7 @@ function MemberRow({ workspace, member, lastSuperAdmin }: MemberRowProps) {
   const me = useMe();
   const roleId = useId();
   const base = `/api/v1/workspaces/${workspace.id}/admin/members/${member.user_id}`;
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['members', workspace.id] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: workspaceKeys.members(workspace.id) });
   const changeRole = useMutation({
     mutationFn: (role: Role) => api<Member>('PUT', `${base}/role`, { role }),
     onSettled: refresh,

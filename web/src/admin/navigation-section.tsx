@@ -1,9 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { api } from '../api/client';
-import type { NavigationInfo, Workspace, WorkspaceSettings } from '../api/types';
+import type { Workspace } from '../api/types';
+import type { NavigationInfo, WorkspaceSettings } from '../../../src/contract/settings';
 import { FormError } from '../ui/form-error';
 import { Loading } from '../ui/loading';
+import { adminKeys, workspaceKeys } from '../api/query-keys';
 
 /** The answer, with the status pages without one take. */
 type NavigationAnswer = NavigationInfo & { default_page_status: 'draft' | 'published' };
@@ -29,7 +31,7 @@ export function NavigationSection({ workspace }: { workspace: Workspace }) {
   const queryClient = useQueryClient();
   const url = `/api/v1/workspaces/${workspace.id}/admin/navigation`;
   const info = useQuery({
-    queryKey: ['navigation', workspace.id],
+    queryKey: adminKeys.navigation(workspace.id),
     queryFn: () => api<NavigationAnswer>('GET', url),
   });
   const [saved, setSaved] = useState(false);
@@ -37,8 +39,8 @@ export function NavigationSection({ workspace }: { workspace: Workspace }) {
     mutationFn: (settings: Partial<Record<'nav_source' | 'default_page_status', string>>) =>
       api<WorkspaceSettings>('PUT', `/api/v1/workspaces/${workspace.id}/admin/settings`, settings),
     onSuccess: (next) => {
-      queryClient.setQueryData(['settings', workspace.id], next);
-      void queryClient.invalidateQueries({ queryKey: ['navigation', workspace.id] });
+      queryClient.setQueryData(workspaceKeys.settings(workspace.id), next);
+      void queryClient.invalidateQueries({ queryKey: adminKeys.navigation(workspace.id) });
       setSaved(true);
     },
   });

@@ -1,9 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api } from '../api/client';
-import type { QualityReport, Workspace } from '../api/types';
+import type { Workspace } from '../api/types';
+import type { QualityReport } from '../../../src/contract/publishing';
 import { FormError } from '../ui/form-error';
 import { Loading } from '../ui/loading';
+import { adminKeys } from '../api/query-keys';
 
 /** What each kind of finding is called on screen. */
 const ISSUE_NAMES: Readonly<Record<string, string>> = {
@@ -24,7 +26,7 @@ const ISSUE_NAMES: Readonly<Record<string, string>> = {
  */
 export function QualitySection({ workspace }: { workspace: Workspace }) {
   const report = useQuery({
-    queryKey: ['quality', workspace.id],
+    queryKey: adminKeys.quality(workspace.id),
     queryFn: () => api<QualityReport>('GET', `/api/v1/workspaces/${workspace.id}/quality`),
   });
   if (report.isPending) return <Loading label="Checking every page…" />;

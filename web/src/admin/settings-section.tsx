@@ -1,19 +1,21 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { api } from '../api/client';
-import { THEMES, type Workspace, type WorkspaceSettings } from '../api/types';
+import { THEMES, type Workspace } from '../api/types';
+import type { WorkspaceSettings } from '../../../src/contract/settings';
 import { ConfirmButton } from '../ui/confirm-button';
 import { Field } from '../ui/field';
 import { FormError } from '../ui/form-error';
 import { Loading } from '../ui/loading';
 import { NavigationSection } from './navigation-section';
 import { ThemePreview } from './theme-preview';
+import { workspaceKeys } from '../api/query-keys';
 
 /** The workspace's site and content settings (GET and PUT …/admin/settings). */
 export function SettingsSection({ workspace }: { workspace: Workspace }) {
   const url = `/api/v1/workspaces/${workspace.id}/admin/settings`;
   const settings = useQuery({
-    queryKey: ['settings', workspace.id],
+    queryKey: workspaceKeys.settings(workspace.id),
     queryFn: () => api<WorkspaceSettings>('GET', url),
   });
   // Kept here: the form is remade whenever the stored settings change ("Publish everything").
@@ -53,7 +55,7 @@ function SettingsForm({ workspace, initial, saved, onSaved: setSaved }: Settings
     mutationFn: (body: Partial<WorkspaceSettings>) =>
       api<WorkspaceSettings>('PUT', `/api/v1/workspaces/${workspace.id}/admin/settings`, body),
     onSuccess: (next) => {
-      queryClient.setQueryData(['settings', workspace.id], next);
+      queryClient.setQueryData(workspaceKeys.settings(workspace.id), next);
       setSaved(true);
     },
   });
@@ -65,7 +67,7 @@ function SettingsForm({ workspace, initial, saved, onSaved: setSaved }: Settings
       site_title: String(form.get('site_title')),
       site_description: String(form.get('site_description')),
       public_site: form.get('public_site') === 'on',
-      theme: String(form.get('theme')),
+      theme: String(form.get('theme')) as WorkspaceSettings['theme'],
       frontmatter_mode: form.get('frontmatter_mode') === 'lenient' ? 'lenient' : 'strict',
       default_version: String(form.get('default_version')).trim() || null,
       edit_url: editUrl.trim() || null,
@@ -93,7 +95,12 @@ function SettingsForm({ workspace, initial, saved, onSaved: setSaved }: Settings
       </label>
       <div className="field">
         <label htmlFor={themeId}>Theme</label>
-        <select id={themeId} name="theme" value={theme} onChange={(e) => setTheme(e.target.value)}>
+        <select
+          id={themeId}
+          name="theme"
+          value={theme}
+          onChange={(e) => setTheme(e.target.value as WorkspaceSettings['theme'])}
+        >
           {THEMES.map((theme) => (
             <option key={theme} value={theme}>
               {theme[0]!.toUpperCase() + theme.slice(1)}
@@ -172,7 +179,7 @@ function PublishEverything({ workspace }: { workspace: Workspace }) {
   const queryClient = useQueryClient();
   const publish = useMutation({
     mutationFn: () => api<unknown>('POST', `/api/v1/workspaces/${workspace.id}/publish`),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['settings', workspace.id] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: workspaceKeys.settings(workspace.id) }),
   });
   return (
     <section className="account-section" aria-labelledby="publish-all">

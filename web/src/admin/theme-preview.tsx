@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api } from '../api/client';
 import type { Workspace } from '../api/types';
 import { SiteFrame } from '../ui/site-frame';
+import { workspaceKeys } from '../api/query-keys';
 
 /** A short page with what themes style differently: headings, a link, a list, code, a quote, a table. */
 const SAMPLE = `# Getting started
@@ -36,7 +37,7 @@ interface Rendered {
  */
 export function ThemePreview({ workspace, theme }: { workspace: Workspace; theme: string }) {
   const rendered = useQuery({
-    queryKey: ['theme-preview', workspace.slug, theme],
+    queryKey: workspaceKeys.themePreview(workspace.slug, theme),
     queryFn: () =>
       api<Rendered>('POST', `/api/v1/content/${encodeURIComponent(workspace.slug)}/preview`, {
         path: 'theme-sample.md',

@@ -1,7 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { api } from '../api/client';
-import type { Version, Workspace } from '../api/types';
+import type { Workspace } from '../api/types';
+import type { Version } from '../../../src/contract/versions';
 import { ConfirmButton } from '../ui/confirm-button';
 import { Field } from '../ui/field';
 import { FormError } from '../ui/form-error';

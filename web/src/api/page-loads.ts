@@ -1,5 +1,5 @@
 import { api, contentUrl } from './client';
-import type { Page } from './types';
+import type { Page } from '../../../src/contract/pages';
 
 /** Loads started before the editor's code arrived, each waiting for the editor to take it. */
 const early = new Map<string, Promise<Page>>();

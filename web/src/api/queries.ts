@@ -1,11 +1,13 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, ApiError } from './client';
 import type { LinkedIdentity, Me, Passkey, SignInProviders } from '../../../src/contract/auth';
-import type { List, TreeNode, Workspace } from './types';
+import type { TreeNode } from '../../../src/contract/pages';
+import type { List, Workspace } from './types';
+import { accountKeys, treeKeys, workspaceKeys } from './query-keys';
 
 /** The signed-in user, or null when there is no session. */
 export const meQuery = queryOptions({
-  queryKey: ['me'],
+  queryKey: accountKeys.me(),
   queryFn: async () => {
     try {
       return await api<Me>('GET', '/api/auth/me');
@@ -21,7 +23,7 @@ export const useMe = () => useQuery(meQuery);
 
 /** The workspaces the user belongs to. */
 export const workspacesQuery = queryOptions({
-  queryKey: ['workspaces'],
+  queryKey: workspaceKeys.list(),
   // Fresh for a while, so the screens mounting after the start-up request do not repeat it.
   staleTime: 30_000,
   queryFn: () => api<List<Workspace>>('GET', '/api/v1/workspaces?limit=100').then((r) => r.data),
@@ -32,7 +34,7 @@ export const useWorkspaces = (enabled = true) => useQuery({ ...workspacesQuery, 
 /** One workspace's page tree. */
 export const treeQuery = (slug: string) =>
   queryOptions({
-    queryKey: ['tree', slug],
+    queryKey: treeKeys.all(slug),
     // Long enough for the request made at start-up to serve the screen that mounts next;
     // after that, the workspace's events invalidate it.
     staleTime: 5_000,
@@ -47,7 +49,7 @@ export const useTree = (slug: string) => useQuery(treeQuery(slug));
 /** The identity providers and whether passkeys are on (GET /api/auth/providers). */
 export function useProviders() {
   return useQuery({
-    queryKey: ['providers'],
+    queryKey: accountKeys.providers(),
     queryFn: () => api<SignInProviders>('GET', '/api/auth/providers'),
     staleTime: 5 * 60_000,
   });
@@ -56,7 +58,7 @@ export function useProviders() {
 /** The signed-in user's passkeys. */
 export function usePasskeys(enabled = true) {
   return useQuery({
-    queryKey: ['passkeys'],
+    queryKey: accountKeys.passkeys(),
     queryFn: () => api<List<Passkey>>('GET', '/api/auth/webauthn/credentials').then((r) => r.data),
     enabled,
   });
@@ -65,7 +67,7 @@ export function usePasskeys(enabled = true) {
 /** The identity-provider accounts linked to the signed-in user. */
 export function useIdentities() {
   return useQuery({
-    queryKey: ['identities'],
+    queryKey: accountKeys.identities(),
     queryFn: () => api<List<LinkedIdentity>>('GET', '/api/auth/identities').then((r) => r.data),
   });
 }

@@ -6,6 +6,7 @@ import { api } from '../api/client';
 import { FormError } from '../ui/form-error';
 import { Loading } from '../ui/loading';
 import { AuthLayout } from './auth-layout';
+import { workspaceKeys } from '../api/query-keys';
 
 const slugOf = (joined: JoinedWorkspace | undefined) => joined?.workspace.slug ?? null;
 
@@ -20,7 +21,7 @@ export function JoinPage({ kind }: { kind: 'invitation' | 'share-link' }) {
         ? api<JoinedWorkspace>('POST', '/api/auth/invitations/accept', { token })
         : api<JoinedWorkspace>('POST', `/api/v1/share-links/${encodeURIComponent(token)}/use`),
     onSuccess: async (joined) => {
-      await queryClient.invalidateQueries({ queryKey: ['workspaces'] });
+      await queryClient.invalidateQueries({ queryKey: workspaceKeys.list() });
       const slug = slugOf(joined);
       navigate(slug ? `/w/${slug}` : '/', { replace: true });
     },

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { PlanLimits, PlanList, Subscription } from '../../../src/contract/billing';
 import { api, ApiError } from '../api/client';
+import { billingKeys } from '../api/query-keys';
 
 /**
  * The plans, or null when this server has no billing: the Community edition answers 404
@@ -8,7 +9,7 @@ import { api, ApiError } from '../api/client';
  */
 export function usePlans() {
   return useQuery({
-    queryKey: ['billing', 'plans'],
+    queryKey: billingKeys.plans(),
     staleTime: 10 * 60_000,
     retry: false,
     queryFn: async () => {
@@ -24,7 +25,7 @@ export function usePlans() {
 
 export const useLimits = (enabled: boolean) =>
   useQuery({
-    queryKey: ['billing', 'limits'],
+    queryKey: billingKeys.limits(),
     enabled,
     retry: false,
     queryFn: () => api<PlanLimits>('GET', '/api/v1/billing/limits'),
@@ -32,7 +33,7 @@ export const useLimits = (enabled: boolean) =>
 
 export const useSubscription = (enabled: boolean) =>
   useQuery({
-    queryKey: ['billing', 'subscription'],
+    queryKey: billingKeys.subscription(),
     enabled,
     retry: false,
     queryFn: () => api<Subscription>('GET', '/api/v1/billing/subscription'),

@@ -2,10 +2,12 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, ApiError, contentUrl } from '../api/client';
-import type { Page, Workspace } from '../api/types';
+import type { Workspace } from '../api/types';
+import type { Page } from '../../../src/contract/pages';
 import { FormError } from '../ui/form-error';
 import { Loading } from '../ui/loading';
 import { useRefreshRequests } from './cr-api';
+import { changeRequestKeys } from '../api/query-keys';
 
 /**
  * One page edited inside change request `number`: its text as the request has it (the live
@@ -23,7 +25,7 @@ export function RequestPageEditor({
   const url = `${contentUrl(workspace.slug, path)}?change_request=${number}`;
   const refresh = useRefreshRequests(workspace);
   const page = useQuery({
-    queryKey: ['change-request-page', workspace.id, number, path],
+    queryKey: changeRequestKeys.page(workspace.id, number, path),
     queryFn: async () => {
       try {
         return await api<Page>('GET', url);

@@ -5,7 +5,7 @@ import { yCollab, yUndoManagerKeymap } from 'y-codemirror.next';
 import * as Y from 'yjs';
 import type { PageSession } from '../editor/page-session';
 import { changesBetween, mergeThreeWay } from '../editor/raw-text';
-import type { EventHub } from '../live/workspace-events';
+import type { EventHub } from '../live/event-hub';
 import { RoomClient } from './room-client';
 import { remoteCursors } from './remote-cursors';
 

@@ -1,6 +1,7 @@
 import * as Y from 'yjs';
 import { applyAwarenessUpdate, Awareness, encodeAwarenessUpdate } from 'y-protocols/awareness';
-import type { EventHub, ServerEvent } from '../live/workspace-events';
+import type { CoeditMessage } from '../../../src/contract/events';
+import type { EventHub, ServerEvent } from '../live/event-hub';
 
 /** What the server says when a socket joins a page's room. */
 export interface Joined {
@@ -87,8 +88,13 @@ export class RoomClient {
   }
 
   private receive(event: ServerEvent): void {
-    if (this.closed || event.path !== this.path) return;
-    const m = event as ServerEvent & Record<string, unknown>;
+    if (this.closed || !('path' in event) || event.path !== this.path) return;
+    if (event.type === 'error') {
+      if (event.error === 'FORBIDDEN') this.handlers.refused(event.message);
+      return;
+    }
+    if (!isCoedit(event)) return;
+    const m = event;
     switch (m.type) {
       case 'yjs-joined':
         return this.joined(m as unknown as Joined & { state: string; awareness: string | null });
@@ -108,8 +114,6 @@ export class RoomClient {
       case 'yjs-unavailable':
         this.stop();
         return this.handlers.unavailable();
-      case 'error':
-        if (m.error === 'FORBIDDEN') this.handlers.refused(String(m.message));
     }
   }
 
@@ -152,3 +156,6 @@ export class RoomClient {
     this.doc.destroy();
   }
 }
+
+/** Whether a message belongs to co-editing (its type starts with `yjs-`). */
+const isCoedit = (event: ServerEvent): event is CoeditMessage => event.type.startsWith('yjs-');

@@ -2,8 +2,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { canEdit, type Role } from '../api/types';
 import { errorText } from '../ui/form-error';
-import { commentsApi, threadsKey, type Comment, type Person, type Thread } from './comments-api';
+import { commentsApi, type Comment, type Person, type Thread } from './comments-api';
 import { CommentForm } from './comment-form';
+import { commentKeys } from '../api/query-keys';
 
 export interface ThreadContext {
   slug: string;
@@ -23,7 +24,8 @@ export function CommentThread({ thread, context }: { thread: Thread; context: Th
   const queryClient = useQueryClient();
   const [replying, setReplying] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: threadsKey(context.slug, context.path) });
+  const refresh = () =>
+    queryClient.invalidateQueries({ queryKey: commentKeys.threads(context.slug, context.path) });
 
   const setResolved = async (resolved: boolean) => {
     setProblem(null);

@@ -2,29 +2,13 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api } from '../api/client';
 import type { List } from '../api/types';
+import type { Comment, CommentThread, PersonRef } from '../../../src/contract/comments';
 import { useEvents } from '../live/workspace-events';
+import { commentKeys, workspaceKeys } from '../api/query-keys';
 
-export interface UserRef {
-  id: string;
-  name: string;
-  handle: string;
-}
-
-/** The API's comment record, with the server's safe rendering of its body. */
-export interface Comment {
-  id: string;
-  page: string;
-  body: string;
-  body_html: string;
-  author: UserRef;
-  parent_id: string | null;
-  mentions: UserRef[];
-  resolved: boolean;
-  created_at: string;
-  updated_at: string;
-}
-
-export type Thread = Comment & { replies: Comment[] };
+export type { Comment, PersonRef as UserRef };
+/** A root comment with its replies in the order they were written. */
+export type Thread = CommentThread;
 
 /** A member as `GET /api/v1/workspaces/:id/members` lists them (for `@` mentions). */
 export interface Person {
@@ -34,8 +18,6 @@ export interface Person {
 }
 
 const workspaceUrl = (slug: string, rest: string) => `/api/v1/workspaces/${encodeURIComponent(slug)}${rest}`;
-
-export const threadsKey = (slug: string, path: string) => ['comments', slug, path];
 
 /** Every thread of one page (the API answers 100 threads at a time; a page rarely has more). */
 async function fetchThreads(slug: string, path: string): Promise<Thread[]> {
@@ -61,18 +43,18 @@ export function useThreads(slug: string, path: string) {
     () =>
       events.on((event) => {
         if (event.type === 'comment-changed' && event.path === path) {
-          void queryClient.invalidateQueries({ queryKey: threadsKey(slug, path) });
+          void queryClient.invalidateQueries({ queryKey: commentKeys.threads(slug, path) });
         }
       }),
     [events, queryClient, slug, path],
   );
-  return useQuery({ queryKey: threadsKey(slug, path), queryFn: () => fetchThreads(slug, path) });
+  return useQuery({ queryKey: commentKeys.threads(slug, path), queryFn: () => fetchThreads(slug, path) });
 }
 
 /** The workspace's members, for `@` completion (only asked for by those who may comment). */
 export function usePeople(slug: string, enabled: boolean) {
   return useQuery({
-    queryKey: ['people', slug],
+    queryKey: workspaceKeys.people(slug),
     queryFn: () => api<List<Person>>('GET', workspaceUrl(slug, '/members')).then((r) => r.data),
     enabled,
     staleTime: 5 * 60_000,

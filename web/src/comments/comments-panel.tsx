@@ -2,9 +2,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useId, type RefObject } from 'react';
 import { errorText } from '../ui/form-error';
 import { Loading } from '../ui/loading';
-import { commentsApi, threadsKey, type Thread } from './comments-api';
+import { commentsApi, type Thread } from './comments-api';
 import { CommentForm } from './comment-form';
 import { CommentThread, type ThreadContext } from './comment-thread';
+import { commentKeys } from '../api/query-keys';
 
 interface Props {
   id: string;
@@ -49,7 +50,9 @@ export function CommentsPanel({ id, context, threads, headingRef, onClose }: Pro
           people={context.people}
           onSubmit={async (body) => {
             await commentsApi.create(context.slug, { page: context.path, body });
-            await queryClient.invalidateQueries({ queryKey: threadsKey(context.slug, context.path) });
+            await queryClient.invalidateQueries({
+              queryKey: commentKeys.threads(context.slug, context.path),
+            });
           }}
         />
       ) : (

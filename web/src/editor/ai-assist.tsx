@@ -6,6 +6,7 @@ import { AiMenu, AI_ACTIONS, type AiAction } from './ai-menu';
 import { editorViewNear } from './find-editor-view';
 import { wordDiff } from './word-diff';
 import '../styles/ai-assist.css';
+import { aiKeys } from '../api/query-keys';
 
 /** `GET /api/v1/ai/status`. */
 interface AiStatus {
@@ -42,7 +43,7 @@ function problemText(error: unknown): string {
 /** The "AI" menu of the page header, shown only when the server has an AI provider. */
 export function AiAssist({ slug }: { slug: string }) {
   const status = useQuery({
-    queryKey: ['ai-status'],
+    queryKey: aiKeys.status(),
     queryFn: () => api<AiStatus>('GET', '/api/v1/ai/status'),
     staleTime: 5 * 60_000,
   });

@@ -1,11 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type RefObject } from 'react';
 import { api, contentUrl } from '../api/client';
-import type { Page } from '../api/types';
+import type { Page } from '../../../src/contract/pages';
 import { Dialog } from '../ui/dialog';
 import { Field } from '../ui/field';
 import { FormError } from '../ui/form-error';
 import type { PageSession } from './page-session';
+import { treeKeys } from '../api/query-keys';
 
 interface DetailsFormProps {
   slug: string;
@@ -52,7 +53,7 @@ export function DetailsForm({ slug, page, sessionRef, onSaved, onClose }: Detail
         lastKnownHash: session.baseHash,
         frontmatter,
       });
-      await queryClient.invalidateQueries({ queryKey: ['tree', slug] });
+      await queryClient.invalidateQueries({ queryKey: treeKeys.all(slug) });
       onSaved(saved);
     } catch (err) {
       setError(err);

@@ -3,7 +3,8 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ApiError } from '../api/client';
 import { loadPage } from '../api/page-loads';
-import { canEdit, type Page, type Role } from '../api/types';
+import { canEdit, type Role } from '../api/types';
+import type { Page } from '../../../src/contract/pages';
 import { PageComments } from '../comments/page-comments';
 import { PageHistory } from '../history/page-history';
 import { useEvents } from '../live/workspace-events';
@@ -24,6 +25,7 @@ import type { PageSession, SessionState } from './page-session';
 // The merge view (@codemirror/merge) is needed only when a conflict appears.
 const MergePanel = lazy(() => import('./merge-panel').then((m) => ({ default: m.MergePanel })));
 import { SaveStatus } from './save-status';
+import { pageKeys } from '../api/query-keys';
 
 export interface EditorPaneProps {
   slug: string;
@@ -39,7 +41,7 @@ export interface EditorPaneProps {
 export default function EditorPane(props: EditorPaneProps) {
   const { slug, path } = props;
   const page = useQuery({
-    queryKey: ['page', slug, path],
+    queryKey: pageKeys.byPath(slug, path),
     queryFn: () => loadPage(slug, path),
     staleTime: Infinity,
     gcTime: 0,

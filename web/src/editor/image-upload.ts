@@ -1,18 +1,13 @@
 import { isolateHistory } from '@codemirror/commands';
 import { StateEffect, StateField, type Extension } from '@codemirror/state';
 import { Decoration, EditorView, showPanel, WidgetType, type Panel } from '@codemirror/view';
+import type { StoredUploadRecord } from '../../../src/contract/pages';
 import { api, ApiError } from '../api/client';
 import { errorText } from '../ui/form-error';
 import { hrefBetween, linkText, pageLocation } from './page-context';
 
-/** The 201 answer of `POST /api/v1/content/{workspace}/uploads` (src/services/pages/uploads.ts). */
-interface StoredUpload {
-  /** Workspace-relative, e.g. `uploads/diagram.png`. */
-  path: string;
-  url: string;
-  filename: string;
-  content_type: string;
-}
+/** The 201 answer of `POST /api/v1/content/{workspace}/uploads`. */
+type StoredUpload = StoredUploadRecord;
 
 /** An upload in progress: where its link will go, and its place among the files sent together. */
 interface Pending {

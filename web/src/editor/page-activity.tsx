@@ -1,9 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../api/client';
-import type { ActivityRecord, List } from '../api/types';
+import type { List } from '../api/types';
+import type { ActivityRecord } from '../../../src/contract/activity';
 import { errorText } from '../ui/form-error';
 import { relativeTime } from '../ui/relative-time';
+import { pageKeys } from '../api/query-keys';
 
 const VERBS: Record<string, string> = {
   page_created: 'created the page',
@@ -23,7 +25,7 @@ const VERBS: Record<string, string> = {
 export function PageActivity({ workspaceId, path }: { workspaceId: string; path: string }) {
   const [open, setOpen] = useState(false);
   const activity = useQuery({
-    queryKey: ['page-activity', workspaceId, path],
+    queryKey: pageKeys.activity(workspaceId, path),
     queryFn: () =>
       api<List<ActivityRecord>>(
         'GET',

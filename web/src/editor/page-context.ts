@@ -1,5 +1,5 @@
 import { Facet, StateEffect, StateField, type Extension } from '@codemirror/state';
-import type { TreeNode } from '../api/types';
+import type { TreeNode } from '../../../src/contract/pages';
 import { relativeHref } from '../../../src/render/links';
 
 /** Which page the editor holds: uploads go to its workspace, links are written relative to it. */

@@ -1,8 +1,8 @@
 import { EditorView } from '@codemirror/view';
 import { EditorState, Transaction } from '@codemirror/state';
-import { useQueryClient } from '@tanstack/react-query';
+import { hashKey, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type RefObject } from 'react';
-import type { Page, TreeNode } from '../api/types';
+import type { Page, TreeNode } from '../../../src/contract/pages';
 import { useMe } from '../api/queries';
 import { coeditBinding } from '../coedit/coedit-binding';
 import { useEvents } from '../live/workspace-events';
@@ -14,6 +14,7 @@ import { pagesOfTree, setWorkspacePages } from './page-context';
 import { PageSession, type SessionState } from './page-session';
 import { changesBetween } from './raw-text';
 import { Toolbar } from './toolbar';
+import { treeKeys } from '../api/query-keys';
 
 interface PageEditorProps {
   slug: string;
@@ -119,14 +120,14 @@ export function PageEditor(props: PageEditorProps) {
 
 /**
  * Keeps the editor's page list (for `[[` links and missing-page warnings) equal to the tree
- * the workspace screen loaded and refreshes (`['tree', slug]`): read from the query cache,
+ * the workspace screen loaded and refreshes (`treeKeys.all(slug)`): read from the query cache,
  * so opening a page asks the server for nothing more.
  */
 function useWorkspacePages(view: EditorView | null, slug: string): void {
   const client = useQueryClient();
   useEffect(() => {
     if (!view) return;
-    const key = ['tree', slug];
+    const key = treeKeys.all(slug);
     let shown: TreeNode[] | undefined;
     const show = () => {
       const tree = client.getQueryData<TreeNode[]>(key);
@@ -136,8 +137,7 @@ function useWorkspacePages(view: EditorView | null, slug: string): void {
     };
     show();
     return client.getQueryCache().subscribe((event) => {
-      if (event.type === 'updated' && event.query.queryKey[0] === 'tree' && event.query.queryKey[1] === slug)
-        show();
+      if (event.type === 'updated' && event.query.queryHash === hashKey(key)) show();
     });
   }, [client, view, slug]);
 }

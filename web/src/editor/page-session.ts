@@ -1,5 +1,5 @@
 import { api, ApiError, contentUrl, NetworkError } from '../api/client';
-import type { Page } from '../api/types';
+import type { Page } from '../../../src/contract/pages';
 import { clearDraft, saveDraft } from './drafts';
 import { rawBase, rawFor, type RawBase } from './raw-text';
 

@@ -1,19 +1,12 @@
 import { Compartment, StateEffect } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { useEffect, useRef, useState } from 'react';
+import type { PagePreview } from '../../../src/contract/pages';
 import { api } from '../api/client';
 import { errorText } from '../ui/form-error';
 import { SiteFrame } from '../ui/site-frame';
 import { editorViewNear } from './find-editor-view';
-import type { PreviewProps } from './preview-toggle';
-
-/** `POST /api/v1/content/{workspace}/preview`. */
-interface PagePreview {
-  html: string;
-  title: string;
-  theme: string;
-  stylesheet: string;
-}
+import type { PreviewProps } from './preview-props';
 
 /** How long typing must pause before the preview is asked for again. */
 const DEBOUNCE_MS = 300;

@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Loading } from '../ui/loading';
 import '../styles/preview.css';
+import type { PreviewProps } from './preview-props';
 
 // Its own chunk: most visits never open the preview.
 const LazyPreviewPane = lazy(() => import('./preview-pane'));
@@ -12,13 +13,6 @@ export function PreviewToggle({ pressed, onToggle }: { pressed: boolean; onToggl
       Preview
     </button>
   );
-}
-
-export interface PreviewProps {
-  slug: string;
-  path: string;
-  title: string;
-  description: string;
 }
 
 /** The preview beside the editor (on narrow screens, instead of it), loaded when first opened. */

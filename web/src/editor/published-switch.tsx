@@ -1,6 +1,6 @@
 import { useState, type RefObject } from 'react';
 import { api, contentUrl } from '../api/client';
-import type { Page } from '../api/types';
+import type { Page } from '../../../src/contract/pages';
 import { errorText } from '../ui/form-error';
 import type { PageSession } from './page-session';
 

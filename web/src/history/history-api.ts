@@ -1,32 +1,9 @@
 import { api } from '../api/client';
-import type { List, Page } from '../api/types';
+import type { List } from '../api/types';
+import type { DiffLine, PageDiff, Revision } from '../../../src/contract/history';
+import type { Page } from '../../../src/contract/pages';
 
-/** One commit of a page's history (GET /api/v1/workspaces/:id/history). */
-export interface Revision {
-  commit: string;
-  /** `email` only for the workspace's admins. */
-  author: { name: string; user_id?: string; handle?: string; email?: string };
-  message: string;
-  created_at: string;
-  path_at_commit: string;
-  change: 'created' | 'updated' | 'moved' | 'deleted';
-}
-
-export interface DiffLine {
-  kind: 'context' | 'added' | 'removed';
-  old_line: number | null;
-  new_line: number | null;
-  text: string;
-}
-
-export interface PageDiff {
-  from: string;
-  to: string;
-  path_from: string;
-  path_to: string;
-  unified: string;
-  hunks: Array<{ old_start: number; new_start: number; lines: DiffLine[] }>;
-}
+export type { DiffLine, PageDiff, Revision };
 
 const base = (workspaceId: string) => `/api/v1/workspaces/${encodeURIComponent(workspaceId)}/history`;
 
@@ -52,5 +29,3 @@ export const historyApi = {
       ...(lastKnownHash ? { lastKnownHash } : {}),
     }),
 };
-
-export const historyKey = (workspaceId: string, page: string) => ['page-history', workspaceId, page];

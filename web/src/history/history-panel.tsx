@@ -3,8 +3,9 @@ import { useId, useState, type RefObject } from 'react';
 import { errorText } from '../ui/form-error';
 import { Loading } from '../ui/loading';
 import { relativeTime } from '../ui/relative-time';
-import { historyApi, historyKey, type Revision } from './history-api';
+import { historyApi, type Revision } from './history-api';
 import { RevisionDiff } from './revision-diff';
+import { historyKeys } from '../api/query-keys';
 
 interface Props {
   id: string;
@@ -39,7 +40,7 @@ export function HistoryPanel(props: Props) {
   // no longer this one, the list is asked again every second (for half a minute at most).
   const [awaiting, setAwaiting] = useState<{ commit: string | undefined; since: number } | null>(null);
   const revisions = useInfiniteQuery({
-    queryKey: historyKey(workspaceId, path),
+    queryKey: historyKeys.ofPage(workspaceId, path),
     queryFn: ({ pageParam }) => historyApi.list(workspaceId, path, pageParam),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next_cursor,
@@ -114,7 +115,7 @@ export function HistoryPanel(props: Props) {
                     setSelected(null);
                     setNotice(`Restored the version of ${new Date(revision.created_at).toLocaleString()}.`);
                     setAwaiting({ commit: newest, since: Date.now() });
-                    void queryClient.invalidateQueries({ queryKey: historyKey(workspaceId, path) });
+                    void queryClient.invalidateQueries({ queryKey: historyKeys.ofPage(workspaceId, path) });
                     props.onRestored();
                   }}
                 />

@@ -4,6 +4,7 @@ import { ConfirmButton } from '../ui/confirm-button';
 import { errorText } from '../ui/form-error';
 import { Loading } from '../ui/loading';
 import { historyApi, type Revision } from './history-api';
+import { historyKeys } from '../api/query-keys';
 
 interface Props {
   workspaceId: string;
@@ -23,7 +24,7 @@ const SAID = { added: 'Added: ', removed: 'Removed: ', context: '' } as const;
  */
 export function RevisionDiff({ workspaceId, path, revision, mayRestore, currentHash, onRestored }: Props) {
   const diff = useQuery({
-    queryKey: ['page-diff', workspaceId, path, revision.commit],
+    queryKey: historyKeys.diff(workspaceId, path, revision.commit),
     queryFn: () => historyApi.diffToCurrent(workspaceId, path, revision.commit),
     staleTime: 0,
   });

@@ -1,87 +1,7 @@
 import { createContext, useContext, useEffect, useState } from 'react';
 import { api } from '../api/client';
 import { presenceOf } from '../presence/presence-store';
-
-/** A server event (the documented ones or Folio's additive ones), as the WebSocket sends it. */
-export interface ServerEvent {
-  type: string;
-  workspace_id?: string;
-  /** A page's path; null in `presence-update` when the user has no page open. */
-  path?: string | null;
-  old_path?: string;
-  new_path?: string;
-  actor?: string;
-  user_id?: string;
-  /** `sync-status`: the workspace's sync status now. */
-  status?: string;
-  /** `presence-update`: the user's display name. */
-  name?: string;
-  /** `presence-snapshot`: who is present and which page they have open. */
-  users?: { user_id: string; name: string; path: string | null }[];
-}
-
-type Listener = (event: ServerEvent) => void;
-
-/** Fan-out of one workspace's events to the screens that care. */
-export class EventHub {
-  private readonly listeners = new Set<Listener>();
-  private viewingPath: string | null = null;
-  private sender: ((text: string) => void) | null = null;
-  private flushQueued = false;
-
-  /**
-   * Tells the server which page this tab shows (null: none), for presence per
-   * page. Calls within one task are coalesced, so switching pages sends the
-   * new page only; the socket repeats it after each reconnect.
-   */
-  view(path: string | null): void {
-    this.viewingPath = path;
-    if (this.flushQueued) return;
-    this.flushQueued = true;
-    queueMicrotask(() => {
-      this.flushQueued = false;
-      this.sendViewing();
-    });
-  }
-
-  /** Called by the socket: how to send to the server (null while disconnected). */
-  connected(sender: ((text: string) => void) | null, workspaceId?: string): void {
-    this.sender = sender;
-    this.workspaceId = workspaceId;
-    this.sendViewing();
-    for (const listener of this.connectionListeners) listener(sender !== null);
-  }
-
-  private workspaceId: string | undefined;
-  private readonly connectionListeners = new Set<(connected: boolean) => void>();
-
-  /** Sends a message on the socket; false while disconnected (the caller resends on reconnect). */
-  send(message: Record<string, unknown>): boolean {
-    if (!this.sender) return false;
-    this.sender(JSON.stringify(message));
-    return true;
-  }
-
-  /** Hears each connect and disconnect (co-editing joins its room again on reconnect). */
-  onConnection(listener: (connected: boolean) => void): () => void {
-    this.connectionListeners.add(listener);
-    if (this.sender) listener(true);
-    return () => this.connectionListeners.delete(listener);
-  }
-
-  private sendViewing(): void {
-    if (!this.sender || !this.workspaceId) return;
-    this.sender(JSON.stringify({ type: 'viewing', workspace_id: this.workspaceId, path: this.viewingPath }));
-  }
-
-  on(listener: Listener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-  emit(event: ServerEvent): void {
-    for (const listener of this.listeners) listener(event);
-  }
-}
+import { EventHub, type ServerEvent } from './event-hub';
 
 export const EventsContext = createContext<EventHub>(new EventHub());
 
@@ -124,7 +44,7 @@ export function useWorkspaceSocket(workspaceId: string | undefined): EventHub {
       socket.onmessage = (message) => {
         try {
           const event = JSON.parse(String(message.data)) as ServerEvent;
-          if (event.workspace_id === workspaceId) hub.emit(event);
+          if ('workspace_id' in event && event.workspace_id === workspaceId) hub.emit(event);
         } catch {
           // Not JSON: nothing the app understands.
         }

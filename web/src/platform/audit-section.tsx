@@ -3,6 +3,7 @@ import { Loading } from '../ui/loading';
 import { usePagedList } from './paged-list';
 import type { AuditEntry } from '../../../src/contract/platform-admin';
 import { when } from './platform-api';
+import { platformKeys } from '../api/query-keys';
 
 /** `org_plan_changed` → "Org plan changed". */
 const actionName = (action: string) => {
@@ -19,7 +20,7 @@ const detailLine = (details: Record<string, unknown>) =>
 
 /** The audit log of the platform owner's actions, newest first. */
 export function AuditSection() {
-  const log = usePagedList<AuditEntry>(['admin-audit'], '/api/v1/admin/audit-log');
+  const log = usePagedList<AuditEntry>(platformKeys.audit(), '/api/v1/admin/audit-log');
   return (
     <section className="account-section" aria-label="Audit log">
       {log.isPending && <Loading label="Loading the audit log…" />}

@@ -6,10 +6,11 @@ import { Loading } from '../ui/loading';
 import { usePagedList } from './paged-list';
 import type { AdminDomain } from '../../../src/contract/custom-domains';
 import { when } from './platform-api';
+import { platformKeys } from '../api/query-keys';
 
 /** Every workspace's custom domain: its state, a fresh TXT check, removal. */
 export function DomainsSection() {
-  const domains = usePagedList<AdminDomain>(['admin-domains'], '/api/v1/admin/domains');
+  const domains = usePagedList<AdminDomain>(platformKeys.domains(), '/api/v1/admin/domains');
   return (
     <section className="account-section" aria-label="Custom domains">
       {domains.isPending && <Loading label="Loading the domains…" />}
@@ -31,7 +32,7 @@ export function DomainsSection() {
 
 function DomainRow({ domain }: { domain: AdminDomain }) {
   const queryClient = useQueryClient();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['admin-domains'] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: platformKeys.domains() });
   const url = `/api/v1/admin/domains/${encodeURIComponent(domain.domain)}`;
   const verify = useMutation({
     mutationFn: () => api<AdminDomain>('POST', `${url}/verify`),

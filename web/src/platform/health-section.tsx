@@ -4,11 +4,12 @@ import type { PlatformGrowth, PlatformHealth } from '../../../src/contract/platf
 import { api } from '../api/client';
 import { FormError } from '../ui/form-error';
 import { Loading } from '../ui/loading';
+import { platformKeys } from '../api/query-keys';
 
 /** The instance's readiness checks and totals. */
 export function HealthSection() {
   const health = useQuery({
-    queryKey: ['admin-health'],
+    queryKey: platformKeys.health(),
     queryFn: () => api<PlatformHealth>('GET', '/api/v1/admin/health'),
   });
   if (health.isPending) return <Loading label="Checking the instance…" />;
@@ -59,7 +60,7 @@ export function GrowthSection() {
   const [days, setDays] = useState(30);
   const daysId = useId();
   const growth = useQuery({
-    queryKey: ['admin-growth', days],
+    queryKey: platformKeys.growth(days),
     queryFn: () => api<PlatformGrowth>('GET', `/api/v1/admin/analytics/growth?days=${days}`),
   });
   const rows = growth.data?.days ?? [];

@@ -7,12 +7,13 @@ import { Loading } from '../ui/loading';
 import { usePagedList } from './paged-list';
 import type { OrgDetails, OrgSummary } from '../../../src/contract/platform-admin';
 import { PLANS, when } from './platform-api';
+import { platformKeys } from '../api/query-keys';
 
 /** Organizations: search, plan changes and exports, newest first. */
 export function OrgsSection() {
   const [search, setSearch] = useState('');
   const [q, setQ] = useState('');
-  const orgs = usePagedList<OrgSummary>(['admin-orgs'], '/api/v1/admin/orgs', q ? { q } : {});
+  const orgs = usePagedList<OrgSummary>(platformKeys.orgs(), '/api/v1/admin/orgs', q ? { q } : {});
   return (
     <section className="account-section" aria-label="Organizations">
       <form
@@ -64,7 +65,7 @@ function OrgRow({ org }: { org: OrgSummary }) {
   const [plan, setPlan] = useState(org.plan);
   const change = useMutation({
     mutationFn: () => api<OrgDetails>('PUT', `/api/v1/admin/orgs/${org.id}/plan`, { plan }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin-orgs'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: platformKeys.orgs() }),
   });
   return (
     <tr>

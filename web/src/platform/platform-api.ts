@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { Plan } from '../../../src/contract/billing';
 import type { ImpersonationStatus } from '../../../src/contract/gdpr';
 import { api, ApiError } from '../api/client';
+import { platformKeys } from '../api/query-keys';
 
 /** The plans the platform owner may set, in the order the form offers them. */
 export const PLANS = ['free', 'team', 'business', 'enterprise'] as const satisfies readonly Plan['id'][];
@@ -17,7 +18,7 @@ export interface Page<T> {
  */
 export function useImpersonation() {
   return useQuery({
-    queryKey: ['impersonation'],
+    queryKey: platformKeys.impersonation(),
     queryFn: async () => {
       try {
         return await api<ImpersonationStatus>('GET', '/api/v1/users/me/impersonation');

@@ -9,12 +9,13 @@ import { Loading } from '../ui/loading';
 import { usePagedList } from './paged-list';
 import type { AdminUser, ImpersonationTokens } from '../../../src/contract/platform-admin';
 import { when } from './platform-api';
+import { platformKeys } from '../api/query-keys';
 
 /** Users: search, export, impersonation (with a reason for the audit log) and deletion. */
 export function UsersSection() {
   const [search, setSearch] = useState('');
   const [q, setQ] = useState('');
-  const users = usePagedList<AdminUser>(['admin-users'], '/api/v1/admin/users', q ? { q } : {});
+  const users = usePagedList<AdminUser>(platformKeys.users(), '/api/v1/admin/users', q ? { q } : {});
   return (
     <section className="account-section" aria-label="Users">
       <form
@@ -59,7 +60,7 @@ function UserRow({ user }: { user: AdminUser }) {
   });
   const remove = useMutation({
     mutationFn: () => api<void>('DELETE', `/api/v1/admin/users/${user.id}`),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin-users'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: platformKeys.users() }),
   });
   const active = !user.deleted_at && user.id !== me.data?.id;
   return (

@@ -1,12 +1,8 @@
 import { useSyncExternalStore } from 'react';
-import type { EventHub } from '../live/workspace-events';
+import type { PresentUser } from '../../../src/contract/events';
+import type { EventHub } from '../live/event-hub';
 
-/** A present user and the page they have open (null: none). */
-export interface PresentUser {
-  user_id: string;
-  name: string;
-  path: string | null;
-}
+export type { PresentUser };
 
 /**
  * Who is in the workspace and on which page, kept from the socket's

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, contentUrl } from '../api/client';
 import { Dialog } from '../ui/dialog';
 import { FormError } from '../ui/form-error';
+import { pageKeys, treeKeys } from '../api/query-keys';
 
 interface DeleteDialogProps {
   slug: string;
@@ -17,8 +18,8 @@ export function DeleteDialog({ slug, path, title, onDeleted, onClose }: DeleteDi
   const remove = useMutation({
     mutationFn: () => api('DELETE', contentUrl(slug, path)),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['tree', slug] });
-      queryClient.removeQueries({ queryKey: ['page', slug, path] });
+      await queryClient.invalidateQueries({ queryKey: treeKeys.all(slug) });
+      queryClient.removeQueries({ queryKey: pageKeys.byPath(slug, path) });
       onDeleted();
     },
   });

@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { api, contentUrl } from '../api/client';
-import type { Page } from '../api/types';
+import type { Page } from '../../../src/contract/pages';
 import { Dialog } from '../ui/dialog';
 import { Field } from '../ui/field';
 import { FormError } from '../ui/form-error';
 import { joinPath } from './tree-model';
+import { pageKeys, treeKeys } from '../api/query-keys';
 
 interface MoveDialogProps {
   slug: string;
@@ -26,8 +27,8 @@ export function MoveDialog({ slug, path, folders, rename = false, onMoved, onClo
   const move = useMutation({
     mutationFn: (newPath: string) => api<Page>('PATCH', contentUrl(slug, path), { new_path: newPath }),
     onSuccess: async (page) => {
-      await queryClient.invalidateQueries({ queryKey: ['tree', slug] });
-      queryClient.removeQueries({ queryKey: ['page', slug, path] });
+      await queryClient.invalidateQueries({ queryKey: treeKeys.all(slug) });
+      queryClient.removeQueries({ queryKey: pageKeys.byPath(slug, path) });
       onMoved(page.path);
     },
   });

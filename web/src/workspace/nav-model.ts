@@ -1,18 +1,7 @@
 /** The writers' sidebar when it follows a docs tool's navigation: the answer and its rows. */
+import type { NavEntry, PageNavigation } from '../../../src/contract/page-navigation';
 
-/** One entry of `GET /api/v1/content/:workspace/navigation`. */
-export type NavEntry =
-  | { type: 'page'; path: string; title: string }
-  | { type: 'section'; title: string; path: string | null; children: NavEntry[] }
-  | { type: 'link'; title: string; href: string };
-
-export interface PageNavigation {
-  following: 'folio' | 'mkdocs' | 'docusaurus' | 'gitbook';
-  file: string | null;
-  items: NavEntry[];
-  not_in_navigation: { type: 'page'; path: string; title: string }[];
-  findings: string[];
-}
+export type { NavEntry, PageNavigation };
 
 /** How the toggle names each tool's navigation. */
 export const TOOL_NAMES: Record<Exclude<PageNavigation['following'], 'folio'>, string> = {

@@ -1,12 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { api, contentUrl } from '../api/client';
-import type { List, Page } from '../api/types';
+import type { List } from '../api/types';
+import type { Page } from '../../../src/contract/pages';
 import { Dialog } from '../ui/dialog';
 import { Field } from '../ui/field';
 import { FormError } from '../ui/form-error';
 import { fileNameFor, joinPath } from './tree-model';
 import { pageFromTemplate, type TemplateSummary } from './templates';
+import { pageKeys, treeKeys } from '../api/query-keys';
 
 interface NewPageDialogProps {
   slug: string;
@@ -36,7 +38,7 @@ export function NewPageDialog({
   const [folder, setFolder] = useState(initialFolder);
   const [template, setTemplate] = useState('');
   const templates = useQuery({
-    queryKey: ['templates'],
+    queryKey: pageKeys.templates(),
     queryFn: () => api<List<TemplateSummary>>('GET', '/api/v1/templates').then((r) => r.data),
     staleTime: Infinity,
   });
@@ -48,7 +50,7 @@ export function NewPageDialog({
         template ? await pageFromTemplate(template, title) : { title },
       ),
     onSuccess: async (page) => {
-      await queryClient.invalidateQueries({ queryKey: ['tree', slug] });
+      await queryClient.invalidateQueries({ queryKey: treeKeys.all(slug) });
       onCreated(page.path);
     },
   });

@@ -5,6 +5,7 @@ import type { Workspace } from '../api/types';
 import { Dialog } from '../ui/dialog';
 import { Field } from '../ui/field';
 import { FormError } from '../ui/form-error';
+import { workspaceKeys } from '../api/query-keys';
 
 /** "Platform docs" → "platform-docs": what the URL name is until the writer changes it. */
 export const slugFor = (name: string): string =>
@@ -28,7 +29,7 @@ export function NewWorkspaceDialog({ onCreated, onClose }: NewWorkspaceDialogPro
   const create = useMutation({
     mutationFn: (body: { name: string; slug: string }) => api<Workspace>('POST', '/api/v1/workspaces', body),
     onSuccess: async (workspace) => {
-      await queryClient.invalidateQueries({ queryKey: ['workspaces'] });
+      await queryClient.invalidateQueries({ queryKey: workspaceKeys.list() });
       onCreated(workspace.slug);
     },
   });

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import type { TreeNode } from '../api/types';
+import type { TreeNode } from '../../../src/contract/pages';
 import { ancestorFolders, visibleRows, type TreeRow } from './tree-model';
 import { nudgeFor } from './tree-order';
 import { useTreeDrag } from './use-tree-drag';

@@ -1,15 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useId, useState, type KeyboardEvent } from 'react';
+import type { SearchHit } from '../../../src/contract/search';
 import { api } from '../api/client';
 import { Dialog } from '../ui/dialog';
 import { Snippet } from './snippet';
+import { pageKeys } from '../api/query-keys';
 
-interface SearchResult {
-  page_id: string;
-  path: string;
-  title: string;
-  snippet: string;
-}
+/** The palette shows a hit's title, path and snippet. */
+type SearchResult = SearchHit;
 
 interface SearchPaletteProps {
   workspaceId: string;
@@ -24,7 +22,7 @@ export function SearchPalette({ workspaceId, onOpen, onClose }: SearchPalettePro
   const deferred = useDeferredValue(query.trim());
   const listId = useId();
   const results = useQuery({
-    queryKey: ['search', workspaceId, deferred],
+    queryKey: pageKeys.search(workspaceId, deferred),
     queryFn: () =>
       api<{ results: SearchResult[] }>(
         'GET',

@@ -1,18 +1,10 @@
+import type { z } from 'zod';
+import type { PageTemplate, templateSummary } from '../../../src/contract/pages';
 import { api } from '../api/client';
 
-/** A template as `GET /api/v1/templates` lists it. */
-export interface TemplateSummary {
-  id: string;
-  name: string;
-  description: string;
-}
-
-/** A template's content as `GET /api/v1/templates/:id` answers it. */
-export interface Template extends TemplateSummary {
-  title: string;
-  body: string;
-  frontmatter: Record<string, unknown>;
-}
+/** A template as listed, and one template in full. */
+export type TemplateSummary = z.infer<typeof templateSummary>;
+export type Template = PageTemplate;
 
 /** The create-page body for a page titled `title` from a template. */
 export interface TemplatePage {

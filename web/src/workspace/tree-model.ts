@@ -1,4 +1,4 @@
-import type { TreeNode } from '../api/types';
+import type { TreeNode } from '../../../src/contract/pages';
 
 /** One visible line of the tree, with what the WAI-ARIA tree pattern needs to describe it. */
 export interface TreeRow {

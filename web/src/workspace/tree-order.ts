@@ -1,4 +1,4 @@
-import type { TreeNode } from '../api/types';
+import type { TreeNode } from '../../../src/contract/pages';
 import { joinPath } from './tree-model';
 
 /** Where a dragged page lands relative to a row: above it, below it, or inside a folder. */

@@ -1,5 +1,5 @@
 import { useRef, useState, type DragEvent } from 'react';
-import type { TreeNode } from '../api/types';
+import type { TreeNode } from '../../../src/contract/pages';
 import type { TreeRow } from './tree-model';
 import { childrenOf, parentOf, pathInFolder, reorderFor, type DropPosition } from './tree-order';
 import type { TreeOrganise } from './use-tree-organise';

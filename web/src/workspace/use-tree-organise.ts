@@ -1,9 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, contentUrl } from '../api/client';
-import type { Page, TreeNode } from '../api/types';
+import type { Page, TreeNode } from '../../../src/contract/pages';
 import { errorText } from '../ui/form-error';
 import { applyMove, applyReorder, childrenOf, parentOf, type ReorderRequest } from './tree-order';
+import { pageKeys, treeKeys } from '../api/query-keys';
 
 /** What the tree says after an organising step: read out by its live region, errors shown too. */
 export interface OrganiseStatus {
@@ -35,7 +36,7 @@ function placeOf(tree: readonly TreeNode[], path: string): string {
  */
 export function useTreeOrganise(slug: string, onMoved: (from: string, to: string) => void): TreeOrganise {
   const queryClient = useQueryClient();
-  const key = ['tree', slug];
+  const key = treeKeys.all(slug);
   const [status, setStatus] = useState<OrganiseStatus | null>(null);
 
   // Swaps in the optimistic tree and answers how to undo it.
@@ -76,7 +77,7 @@ export function useTreeOrganise(slug: string, onMoved: (from: string, to: string
       return optimistic((tree) => applyMove(tree, from, to));
     },
     onSuccess: (page, { from }) => {
-      queryClient.removeQueries({ queryKey: ['page', slug, from] });
+      queryClient.removeQueries({ queryKey: pageKeys.byPath(slug, from) });
       setStatus({
         message: `${page.title} moved to ${parentOf(page.path) || 'the top level'}.`,
         error: false,

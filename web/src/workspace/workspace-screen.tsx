@@ -3,7 +3,8 @@ import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useTree, useWorkspaces } from '../api/queries';
 import { loadEditorPane } from '../boot-prefetch';
-import { canAdminister, canEdit, type TreeNode } from '../api/types';
+import { canAdminister, canEdit } from '../api/types';
+import type { TreeNode } from '../../../src/contract/pages';
 import { EventsContext, useWorkspaceSocket } from '../live/workspace-events';
 import { Loading } from '../ui/loading';
 import { NotFoundPage } from '../ui/not-found-page';
@@ -21,6 +22,7 @@ import { folderPaths } from './tree-model';
 import { usePageNavigation } from './use-page-navigation';
 import { useTreeOrganise } from './use-tree-organise';
 import { WorkspaceSwitcher } from './workspace-switcher';
+import { treeKeys } from '../api/query-keys';
 
 const EditorPane = lazy(loadEditorPane);
 
@@ -67,7 +69,7 @@ export function WorkspaceScreen() {
     () =>
       events.on((event) => {
         if (!TREE_EVENTS.has(event.type)) return;
-        void queryClient.invalidateQueries({ queryKey: ['tree', slug] });
+        void queryClient.invalidateQueries({ queryKey: treeKeys.all(slug) });
         if (event.type === 'page-moved' && event.old_path === pagePath && event.new_path) {
           navigate(`/w/${slug}/${event.new_path}`, { replace: true });
         }

@@ -12,6 +12,7 @@ import { Loading } from '../../ui/loading';
 import { BarChart, type BarDatum } from './bar-chart';
 import { type DayCount, LineChart } from './line-chart';
 import '../../styles/analytics.css';
+import { workspaceKeys } from '../../api/query-keys';
 
 const RANGES = [7, 30, 90] as const;
 type Days = (typeof RANGES)[number];
@@ -87,7 +88,7 @@ export default function AnalyticsSection({ workspace }: { workspace: Workspace }
   const base = `/api/v1/workspaces/${workspace.id}/analytics`;
   const report = <T,>(name: string, query: string) =>
     ({
-      queryKey: ['analytics', workspace.id, name, days, query],
+      queryKey: workspaceKeys.analytics(workspace.id, name, days, query),
       queryFn: () => api<T>('GET', `${base}/${name}?days=${days}${query}`),
       retry: false,
     }) as const;

@@ -5,6 +5,7 @@ import { FormError } from '../../ui/form-error';
 import { Loading } from '../../ui/loading';
 import { relativeTime } from '../../ui/relative-time';
 import type { ConflictDetail, ConflictRecord } from './git-types';
+import { gitKeys } from '../../api/query-keys';
 
 const ConflictDiff = lazy(() => import('./conflict-diff'));
 
@@ -26,7 +27,7 @@ function ConflictReview({
 }) {
   const url = `${base}/sync/conflicts/${encodeURIComponent(conflict.id)}`;
   const detail = useQuery({
-    queryKey: ['conflict', conflict.id],
+    queryKey: gitKeys.conflict(conflict.id),
     queryFn: () => api<ConflictDetail>('GET', url),
   });
   const [editing, setEditing] = useState(false);

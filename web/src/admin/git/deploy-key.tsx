@@ -5,6 +5,7 @@ import { CopyField } from '../../ui/copy-field';
 import { FormError } from '../../ui/form-error';
 import { Loading } from '../../ui/loading';
 import type { DeployKey, GitWorkspace } from './git-types';
+import { gitKeys } from '../../api/query-keys';
 
 /**
  * For SSH remotes: the workspace's deploy key to add to the repository (with write access),
@@ -14,7 +15,7 @@ import type { DeployKey, GitWorkspace } from './git-types';
 export function DeployKeyPanel({ workspace, onChanged }: { workspace: GitWorkspace; onChanged: () => void }) {
   const base = `/api/v1/workspaces/${workspace.id}`;
   const key = useQuery({
-    queryKey: ['deploy-key', workspace.id],
+    queryKey: gitKeys.deployKey(workspace.id),
     queryFn: () => api<DeployKey>('GET', `${base}/deploy-key`),
     staleTime: Infinity,
   });

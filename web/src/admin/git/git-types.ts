@@ -1,7 +1,11 @@
 import type { Workspace } from '../../api/types';
-
-/** What `sync_status` can be (the API's `sync-status` event carries the same values). */
-export type SyncStatus = 'idle' | 'syncing' | 'pushing' | 'error' | 'conflict';
+import type {
+  ConflictDetail,
+  ConflictRecord,
+  DeployKey,
+  SyncResult,
+  SyncStatus,
+} from '../../../../src/contract/sync';
 
 /** One workspace as an admin reads it: its remote and how sync is going. */
 export interface GitWorkspace extends Workspace {
@@ -16,29 +20,4 @@ export interface GitWorkspace extends Workspace {
   webhook_secret: string;
 }
 
-/** POST …/sync. */
-export interface SyncResult {
-  status: 'completed' | 'conflict';
-  changes: { added: number; updated: number; deleted: number };
-  conflicts?: ConflictRecord[];
-}
-
-/** One open conflict. */
-export interface ConflictRecord {
-  id: string;
-  path: string;
-  page_id: string;
-  timestamp: string;
-}
-
-/** GET …/sync/conflicts/:id: both sides' text; null where that side deleted the file. */
-export interface ConflictDetail extends ConflictRecord {
-  ours: string | null;
-  theirs: string | null;
-}
-
-/** GET …/deploy-key. */
-export interface DeployKey {
-  public_key: string;
-  fingerprint: string;
-}
+export type { ConflictDetail, ConflictRecord, DeployKey, SyncResult, SyncStatus };

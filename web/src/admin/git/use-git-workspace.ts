@@ -1,17 +1,13 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api } from '../../api/client';
+import { gitKeys } from '../../api/query-keys';
 import type { Workspace } from '../../api/types';
 import { useWorkspaceSocket } from '../../live/workspace-events';
 import type { ConflictRecord, GitWorkspace, SyncStatus } from './git-types';
 
 /** The events after which what the Git screen shows may have changed. */
 const SYNC_EVENTS = new Set(['sync-status', 'conflict-detected', 'bulk-sync']);
-
-export const gitKeys = {
-  workspace: (id: string) => ['git-workspace', id] as const,
-  conflicts: (id: string) => ['git-conflicts', id] as const,
-};
 
 /**
  * The workspace's remote and sync state plus its open conflicts, kept current by the
