@@ -5,6 +5,8 @@
  * in turn, several times each (BENCH_RUNS, default 7); measures the
  * time from spawn to the first 200 of /api/health, the CPU the process used by then
  * (user + system, steadier than wall time on a busy machine), and the RSS after 3 s idle.
+ * BENCH_STARTUP_BASELINE=<dir> adds the `npm start` of another built checkout (the code
+ * before a change, say) to the same alternation.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -88,6 +90,12 @@ export async function benchStartup(): Promise<void> {
     { name: '`npm start`', args: ['--max-semi-space-size=2', bin, 'serve'] },
     { name: '`node bin/folio.js serve`', args: [bin, 'serve'] },
   ];
+  const baseline = process.env.BENCH_STARTUP_BASELINE;
+  if (baseline)
+    variants.push({
+      name: `\`npm start\` of ${baseline}`,
+      args: ['--max-semi-space-size=2', path.join(path.resolve(baseline), 'bin/folio.js'), 'serve'],
+    });
   const samples = variants.map(() => [] as Sample[]);
   const load = os.loadavg()[0]!;
   // Alternating, so a change in the machine's load weighs on every variant alike.
