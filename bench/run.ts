@@ -14,6 +14,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   processes: async () => (await import('./processes.js')).benchProcesses(),
   render: async () => (await import('./render.js')).benchRender(),
   search: async () => (await import('./search.js')).benchSearch(),
+  'search-pg': async () => (await import('./search-pg.js')).benchSearchPg(),
   site: async () => (await import('./site.js')).benchSite(),
   'site-search': async () => (await import('./site-search.js')).benchSiteSearch(),
   sync: async () => (await import('./sync.js')).benchSync(),

@@ -1,10 +1,12 @@
 /**
  * Cold start to healthy, and idle memory, beside a Fastify hello-world: starts the built
- * server on a fresh DATA_DIR the way `npm start` does (`node --max-semi-space-size=2
+ * server on a fresh DATA_DIR the way `npm start` does (`node <its V8 flags>
  * bin/folio.js serve`) and as plain `node bin/folio.js serve`, and bench/hello-world.mjs,
  * in turn, several times each (BENCH_RUNS, default 7); measures the
  * time from spawn to the first 200 of /api/health, the CPU the process used by then
  * (user + system, steadier than wall time on a busy machine), and the RSS after 3 s idle.
+ * BENCH_STARTUP_BASELINE=<dir> adds the `npm start` of another built checkout (the code
+ * before a change, say) to the same alternation.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -79,15 +81,29 @@ const median = (samples: Sample[], key: keyof Sample) =>
     50,
   );
 
+/** The Node flags a checkout's `npm start` passes (its package.json `start` script). */
+function startFlags(root: string): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  return pkg.scripts.start.split(/\s+/).filter((arg) => arg.startsWith('--'));
+}
+
 export async function benchStartup(): Promise<void> {
   if (!fs.existsSync(path.join(ROOT, 'dist/folio.js'))) throw new Error('run `npm run build` first');
   const bin = path.join(ROOT, 'bin/folio.js');
   // `npm start` passes V8's young-generation cap, which `node bin/folio.js` (no shebang) does not.
   const variants = [
     { name: 'hello-world', args: [path.join(ROOT, 'bench/hello-world.mjs')] },
-    { name: '`npm start`', args: ['--max-semi-space-size=2', bin, 'serve'] },
+    { name: '`npm start`', args: [...startFlags(ROOT), bin, 'serve'] },
     { name: '`node bin/folio.js serve`', args: [bin, 'serve'] },
   ];
+  const baseline = process.env.BENCH_STARTUP_BASELINE;
+  if (baseline)
+    variants.push({
+      name: `\`npm start\` of ${baseline}`,
+      args: [...startFlags(baseline), path.join(path.resolve(baseline), 'bin/folio.js'), 'serve'],
+    });
   const samples = variants.map(() => [] as Sample[]);
   const load = os.loadavg()[0]!;
   // Alternating, so a change in the machine's load weighs on every variant alike.

@@ -1,7 +1,8 @@
-#!/usr/bin/env -S node --max-semi-space-size=2
+#!/usr/bin/env -S node --max-semi-space-size=2 --min-semi-space-size=2
 // The `folio` command. It runs the bundled CLI in dist/ (built by `npm ci` or `npm run build`).
 // A young generation of 2 MB instead of V8's 16 MB keeps a busy server's memory about a
-// fifth lower (bench/RESULTS.md, load) at no measurable CPU cost; `npm start` passes the same.
+// fifth lower (bench/RESULTS.md, load); starting it at 2 MB rather than growing it from
+// 1 MB saves a start many scavenges (bench/RESULTS.md, startup). `npm start` passes the same.
 import { existsSync } from 'node:fs';
 
 // Every file read, write and fsync waits for one of libuv's threads; with its default of

@@ -55,6 +55,11 @@ const EXTERNAL = [
   'nodemailer',
   '@modelcontextprotocol/sdk',
   'stripe',
+  // Fastify's default schema compilers (Ajv, fast-json-stringify): Folio gives its own zod
+  // ones at construction (src/http/route-schemas.ts), so Fastify never requires these; left
+  // outside, their 440 KB are not compiled at every start either.
+  '@fastify/ajv-compiler',
+  '@fastify/fast-json-stringify-compiler',
 ];
 
 if (!webOnly) await buildServer();

@@ -26,7 +26,7 @@ import { installRateLimits } from './rate-limit-hook.js';
 import type { PerOrgLimits } from '../ratelimit/org-limits.js';
 import { installRequestMetrics } from './request-metrics.js';
 import type { Metrics } from '../metrics/metrics.js';
-import { installRouteSchemas } from './route-schemas.js';
+import { installRouteSchemas, routeSchemaCompilers } from './route-schemas.js';
 import { layoutConstraint } from './compat/layout.js';
 import { installLayoutBLists } from './compat/lists.js';
 import { crossOriginRefused, fromOwnOrigin, isUnsafeMethod } from './same-origin.js';
@@ -107,6 +107,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     // Folio logs one line per request itself (onResponse below), with its request id.
     logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
+    schemaController: { compilersFactory: routeSchemaCompilers },
     forceCloseConnections: 'idle',
     // A path parameter names one thing (a slug, an id, an upload's file name), never more than
     // a file name's length; Fastify's default of 100 would refuse names Folio itself stores.

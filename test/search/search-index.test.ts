@@ -206,7 +206,7 @@ describeEachDatabase('search index on $name', (target) => {
     expect((await search('kubernetes')).total).toBeGreaterThan(0);
   });
 
-  it('counts matches up to SEARCH_TOTAL_CAP yet ranks every one of them', async () => {
+  it('counts matches up to SEARCH_TOTAL_CAP and still finds the best ones beyond it', async () => {
     const page = (i: number) => String(i).padStart(5, '0');
     const plain = Array.from({ length: SEARCH_TOTAL_CAP + 50 }, (_, i) =>
       doc({

@@ -11,13 +11,6 @@ import { gfm } from 'turndown-plugin-gfm';
 import type { ExportFiles } from './archive.js';
 import { assetToken, decodeEntities, pageToken, slugSegment, type ImportPlan } from './plan.js';
 
-/** Whether an export looks like a Confluence space export. */
-export function isConfluenceExport(files: ExportFiles): boolean {
-  return [...files.keys()].some(
-    (n) => /(^|\/)index\.html$/.test(n) && /Available Pages|pageSection/.test(files.get(n)!.toString('utf8')),
-  );
-}
-
 const PANEL_TYPES: Record<string, string> = {
   information: 'NOTE',
   info: 'NOTE',

@@ -13,7 +13,7 @@ import { AppError } from '../../errors.js';
 import type { ExportFiles } from './archive.js';
 import type { ImportFormat, ImportPlan } from './plan.js';
 
-export { detectFormat } from './convert.js';
+export { detectFormat } from './detect-format.js';
 
 /** A conversion taking longer than this is stopped. */
 const CONVERT_TIMEOUT_MS = 10 * 60 * 1000;

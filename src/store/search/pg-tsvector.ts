@@ -77,6 +77,26 @@ export async function initPgTsvector(db: Kysely<Database>): Promise<void> {
   });
 }
 
+/**
+ * How many matches at most are ranked by ts_rank_cd (more when a query asks for more
+ * results). Ranking is most of a query's cost once a word is on thousands of pages; a
+ * reader never pages that far, and heading matches, which outrank body matches, are
+ * always among the candidates unless there are more of them than this.
+ */
+const RANK_CANDIDATES = 200;
+
+/**
+ * Whether any term occurs in the title, tags or description (weights A, B, C): the
+ * candidates are chosen by it. Terms hold only word characters (see `queryTerms`).
+ */
+function headingQuery(terms: readonly string[]) {
+  const text = tsQueryText(terms)
+    .split(' & ')
+    .map((term) => (term.endsWith(':*') ? `${term}ABC` : `${term}:ABC`))
+    .join(' | ');
+  return sql`to_tsquery(${TS_CONFIG}, ${text})`;
+}
+
 /** A search as the ranking query takes it. */
 export interface TsvectorSearch {
   /** Query terms (see queryTerms in src/search/query-text.ts): all required, the last a prefix. */
@@ -115,20 +135,26 @@ export async function rankTsvectorMatches(
       and d.workspace_id = ${search.workspaceId}
       and d.restricted = 0
       ${search.publishedOnly ? sql`and d.status = 'published'` : sql``}`;
-  // Every match is scored where it is read, since any of them may rank first, and only
-  // small columns go on with the score: the title and text of the best `limit` are read
-  // afterwards, and ts_headline, which re-parses its text, runs for them alone. The
-  // count reads the matches already gathered instead of scanning for them again (a
-  // second scan may read many rows that do not match), and reports at most the cap.
+  // Ranking costs ts_rank_cd a few microseconds a match, too much for a word found on
+  // every one of thousands of pages, so only a bounded set of candidates is ranked: the
+  // matches holding a term in the title, tags or description first (a weighted match,
+  // as cheap as the filter itself), then the rest by path. Every match is still read
+  // once, to count it (at most the cap) and to find those heading matches; ts_headline,
+  // which re-parses its text, runs for the best `limit` alone.
   const { rows } = await sql<TsvectorRankedRow>`
-    with ranked as materialized (
-      select d.page_id, d.path, ts_rank_cd(${RANK_WEIGHTS}::float4[], d.search_vector, ${tsquery}) as score
+    with hits as materialized (
+      select d.page_id, d.path, d.search_vector @@ ${headingQuery(terms)} as in_heading
       ${matches}
+    ), candidates as (
+      select page_id from hits
+      order by in_heading desc, path limit ${sql.lit(Math.max(RANK_CANDIDATES, search.limit))}
     ), top as (
-      select * from ranked order by score desc, path limit ${search.limit}
+      select d.page_id, d.path, ts_rank_cd(${RANK_WEIGHTS}::float4[], d.search_vector, ${tsquery}) as score
+      from candidates c join search_documents d on d.page_id = c.page_id
+      order by score desc, d.path limit ${search.limit}
     )
     select top.page_id, top.path, d.title, top.score,
-      (select least(count(*), ${search.totalCap}) from ranked) as total,
+      (select least(count(*), ${search.totalCap}) from hits) as total,
       ts_headline(${TS_CONFIG}, ${guarded(headlineWindow(terms))}, ${tsquery}, ${HEADLINE_OPTIONS}) as body_snippet,
       ts_headline(${TS_CONFIG}, ${guarded('d.description')}, ${tsquery}, ${HEADLINE_OPTIONS}) as description_snippet
     from top join search_documents d on d.page_id = top.page_id

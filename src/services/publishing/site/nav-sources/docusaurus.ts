@@ -6,7 +6,7 @@
  */
 import { parse as parseYaml } from 'yaml';
 import { foldersOutline } from './folders.js';
-import { moduleExports, NotDataError, objectLiterals, stringOrResolve } from './js-data.js';
+import { loadJsParser, moduleExports, NotDataError, objectLiterals, stringOrResolve } from './js-data.js';
 import { dirOf, joinPath, labelOf, type NavFiles, type Outline, type OutlineItem } from './outline.js';
 
 const CONFIG_NAMES = [
@@ -89,6 +89,7 @@ export const DOCUSAURUS_MARKERS = [...DOCUSAURUS_CONFIGS, ...SIDEBAR_NAMES];
 /** The sidebar Docusaurus would show, or null when the workspace has no Docusaurus files. */
 export async function readDocusaurus(files: NavFiles, paths: readonly string[]): Promise<Outline | null> {
   const findings: string[] = [];
+  await loadJsParser();
   const options = await findDocsOptions(files, findings);
   if (!options) return findings.length ? { source: 'docusaurus', items: [], findings } : null;
   const { docsDir } = options;

@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { moduleExports, NotDataError } from './js-data.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadJsParser, moduleExports, NotDataError } from './js-data.js';
+
+beforeAll(loadJsParser);
 
 describe('moduleExports', () => {
   it('reads data exported as CommonJS, an ES default export or a named constant', () => {

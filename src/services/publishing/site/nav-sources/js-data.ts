@@ -6,7 +6,15 @@
  * function) is refused with the line it is on, so a file from a repository can never run
  * code on the server.
  */
-import { parse, type Node } from 'acorn';
+import type { Node, parse as acornParse } from 'acorn';
+
+// acorn (160 KB) is loaded by the first reading of a Docusaurus workspace, not at every start.
+let parse: typeof acornParse | undefined;
+
+/** Loads the JavaScript parser; call (and await) before any other function of this file. */
+export async function loadJsParser(): Promise<void> {
+  parse ??= (await import('acorn')).parse;
+}
 
 /** Thrown for a construct that is not plain data; `message` names it and its line. */
 export class NotDataError extends Error {}
@@ -17,6 +25,7 @@ const MAX_NODES = 50_000;
 
 /** Parses a module (ES or CommonJS; comments allowed). Throws a SyntaxError on invalid code. */
 export function parseModule(source: string): AnyNode {
+  if (!parse) throw new Error('loadJsParser() must be awaited first');
   return parse(source, {
     ecmaVersion: 'latest',
     sourceType: 'module',
