@@ -20,6 +20,10 @@ export const workspaceRecord = record({
   git_username: z.string().nullable().optional().describe('Admins: the stored HTTPS user name'),
   webhook_secret: z.string().optional().describe('Admins: the secret of the inbound git webhook'),
   webhook_url: z.string().optional().describe('Admins: where a git host sends its push events'),
+  git_host_key: record({ host: z.string(), type: z.string(), fingerprint: z.string() })
+    .nullable()
+    .optional()
+    .describe("Admins: the SSH host key trusted for the remote's host"),
 });
 export type Workspace = z.infer<typeof workspaceRecord>;
 

@@ -1,15 +1,9 @@
-/** The shapes of the API answers the app reads. */
+/** What the app's screens share beside the contract's records: roles, lists and themes. */
 import type { WorkspaceSettings } from '../../../src/contract/settings';
+import type { Workspace } from '../../../src/contract/workspaces';
+import type { Role } from '../../../src/domain/policy';
 
-export type Role = 'superadmin' | 'admin' | 'editor' | 'commenter' | 'viewer';
-
-export interface Workspace {
-  id: string;
-  name: string;
-  slug: string;
-  role: Role;
-  public_site?: boolean;
-}
+export type { Role, Workspace };
 
 export interface List<T> {
   data: T[];

@@ -1,3 +1,4 @@
+import type { Person } from '../../../src/contract/members';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api } from '../api/client';
@@ -10,12 +11,7 @@ export type { Comment, PersonRef as UserRef };
 /** A root comment with its replies in the order they were written. */
 export type Thread = CommentThread;
 
-/** A member as `GET /api/v1/workspaces/:id/members` lists them (for `@` mentions). */
-export interface Person {
-  user_id: string;
-  name: string;
-  handle: string;
-}
+export type { Person };
 
 const workspaceUrl = (slug: string, rest: string) => `/api/v1/workspaces/${encodeURIComponent(slug)}${rest}`;
 

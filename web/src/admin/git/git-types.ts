@@ -8,16 +8,11 @@ import type {
 } from '../../../../src/contract/sync';
 
 /** One workspace as an admin reads it: its remote and how sync is going. */
-export interface GitWorkspace extends Workspace {
-  git_remote: string | null;
-  git_branch: string;
-  sync_status: SyncStatus;
-  last_sync_at: string | null;
-  last_error: string | null;
-  git_host_key: { host: string; type: string; fingerprint: string } | null;
-  git_username: string | null;
-  webhook_url: string;
-  webhook_secret: string;
-}
+export type GitWorkspace = Omit<Workspace, 'sync_status'> &
+  Required<
+    Pick<Workspace, 'last_error' | 'git_username' | 'webhook_url' | 'webhook_secret' | 'git_host_key'>
+  > & {
+    sync_status: SyncStatus;
+  };
 
 export type { ConflictDetail, ConflictRecord, DeployKey, SyncResult, SyncStatus };
