@@ -8,7 +8,7 @@ import { AppError } from '../errors.js';
 import { createLogger } from '../logger.js';
 import { runningServerPid } from '../server-lock.js';
 import { importOptions, readFolderExport, readZipExport } from '../services/imports/index.js';
-import { findLiveUserByEmail } from '../store/repositories/user-refs.js';
+import { findLiveUserByEmail } from '../store/repositories/users.js';
 import * as workspacesTable from '../store/repositories/workspaces.js';
 import { type Command, EXIT } from './command.js';
 import { withConfig } from './config-errors.js';

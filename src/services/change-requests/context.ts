@@ -17,7 +17,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../logger.js';
 import type { Store } from '../../store/database.js';
 import * as requestsTable from '../../store/repositories/change-requests.js';
-import { findCommitAuthor } from '../../store/repositories/commit-authors.js';
+import { findCommitAuthor } from '../../store/repositories/users.js';
 import type { ChangeRequestRow, WorkspaceRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
 import type { Reconciler } from '../pages/reconcile.js';

@@ -3,7 +3,7 @@ import type { Actor } from '../../domain/actor.js';
 import { isSystem } from '../../domain/actor.js';
 import { type PageWriteRequest, planPageWrite } from '../../domain/page-write.js';
 import { CAN } from '../../domain/policy.js';
-import { findCommitAuthor } from '../../store/repositories/commit-authors.js';
+import { findCommitAuthor } from '../../store/repositories/users.js';
 import * as pagesTable from '../../store/repositories/pages.js';
 import type { PageRow } from '../../store/schema.js';
 import { type ActivityEntry, actorIdOf, record } from '../activity.js';

@@ -8,7 +8,7 @@ import { AppError, conflict, invalid } from '../../errors.js';
 import type { WorkspaceLock } from '../../git/lock.js';
 import type { Logger } from '../../logger.js';
 import type { Store } from '../../store/database.js';
-import { findCommitIdentity } from '../../store/repositories/user-refs.js';
+import { findCommitAuthor } from '../../store/repositories/users.js';
 import type { SyncConflictRow, WorkspaceRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
 import { actorIdOf } from '../activity.js';
@@ -134,7 +134,7 @@ export function createConflictResolution(deps: ConflictResolutionDeps) {
       const resolution = input.content !== undefined ? 'content' : (input.resolution ?? 'ours');
       await deps.conflicts.markResolved(row, actor, resolution);
 
-      const user = isSystem(actor) ? undefined : await findCommitIdentity(db, actor.userId);
+      const user = isSystem(actor) ? undefined : await findCommitAuthor(db, actor.userId);
       let message = 'Conflict resolved; the remote has the result';
       try {
         const result = await deps.engine.runSync(workspace.id, {

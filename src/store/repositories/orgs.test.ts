@@ -35,6 +35,8 @@ describeEachDatabase('orgs repository on $name', (target) => {
     expect(await orgs.findOrgByHandle(db(), 'acme-2')).toMatchObject({ id: 'org-b', plan: 'team' });
     expect(await orgs.findOrgById(db(), 'org-none')).toBeUndefined();
     expect(await orgs.findOrgByHandle(db(), 'none')).toBeUndefined();
+    expect(await orgs.findOrgHandle(db(), 'org-b')).toBe('acme-2');
+    expect(await orgs.findOrgHandle(db(), 'org-none')).toBeUndefined();
     expect((await orgs.listOrgHandlesLike(db(), 'acme')).sort()).toEqual(['acme', 'acme-2']);
   });
 

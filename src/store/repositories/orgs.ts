@@ -35,6 +35,12 @@ export function findOrgById(db: Queryable, id: string): Promise<OrgRow | undefin
   return db.selectFrom('orgs').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The organization's handle, or undefined when there is no such organization. */
+export async function findOrgHandle(db: Queryable, orgId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('orgs').select('handle').where('id', '=', orgId).executeTakeFirst();
+  return row?.handle;
+}
+
 /** An organization by handle. */
 export function findOrgByHandle(db: Queryable, handle: string): Promise<OrgRow | undefined> {
   return db.selectFrom('orgs').selectAll().where('handle', '=', handle).executeTakeFirst();

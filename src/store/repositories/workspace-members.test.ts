@@ -49,6 +49,12 @@ describeEachDatabase('workspace members and access repositories on $name', (targ
 
     expect(await members.findWorkspaceRole(db(), 'ws-1', 'u-bob')).toBe('editor');
     expect(await members.findWorkspaceRole(db(), 'ws-2', 'u-bob')).toBeUndefined();
+    const rolesOfCy = await members.listWorkspaceRoles(db(), 'u-cy');
+    expect(rolesOfCy.sort((a, b) => a.workspace_id.localeCompare(b.workspace_id))).toEqual([
+      { workspace_id: 'ws-1', role: 'admin' },
+      { workspace_id: 'ws-gone', role: 'viewer' },
+    ]);
+    expect(await members.listWorkspaceRoles(db(), 'u-ada')).toEqual([]);
     const listed = await members.listWorkspaceMemberUsers(db(), 'ws-1');
     expect(listed.sort((a, b) => a.user_id.localeCompare(b.user_id))).toEqual([
       {

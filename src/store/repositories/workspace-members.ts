@@ -34,6 +34,18 @@ export async function findWorkspaceRole(
   return row?.role;
 }
 
+/** The workspaces the user is a member of, with their role in each (deleted workspaces included). */
+export function listWorkspaceRoles(
+  db: Queryable,
+  userId: string,
+): Promise<Array<{ workspace_id: string; role: string }>> {
+  return db
+    .selectFrom('workspace_members')
+    .select(['workspace_id', 'role'])
+    .where('user_id', '=', userId)
+    .execute();
+}
+
 /** The workspace's members with their user record, in no particular order. */
 export function listWorkspaceMemberUsers(db: Queryable, workspaceId: string): Promise<WorkspaceMemberUser[]> {
   return db
