@@ -89,6 +89,8 @@ export const importCommand: Command = {
             scopes: null,
             via: 'jwt',
             isPlatformOwner: user.is_platform_owner === 1,
+            displayName: user.name,
+            email: user.email,
           };
         }
         let last = -1;

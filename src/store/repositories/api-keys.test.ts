@@ -53,6 +53,8 @@ describeEachDatabase('api keys repository on $name', (target) => {
     expect(await apiKeys.findApiKeyByHash(db(), 'hash-k-1')).toMatchObject({
       id: 'k-1',
       is_platform_owner: 1,
+      owner_name: 'User u-ada',
+      owner_email: 'u-ada@example.com',
     });
     expect(await apiKeys.findApiKeyByHash(db(), 'hash-k-bob')).toMatchObject({
       id: 'k-bob',

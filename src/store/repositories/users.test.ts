@@ -110,6 +110,8 @@ describeEachDatabase('users repository on $name', (target) => {
     expect(await users.listUsersByEmails(db(), [])).toEqual([]);
     expect(await users.findLiveUserByEmail(db(), 'ada@example.com')).toEqual({
       id: 'u-ada',
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
       is_platform_owner: 0,
     });
     await db().updateTable('users').set({ deleted_at: AT }).where('id', '=', 'u-bob').execute();

@@ -73,10 +73,10 @@ export async function listUsersByEmails(
 export function findLiveUserByEmail(
   db: Queryable,
   email: string,
-): Promise<{ id: string; is_platform_owner: 0 | 1 } | undefined> {
+): Promise<{ id: string; name: string; email: string; is_platform_owner: 0 | 1 } | undefined> {
   return db
     .selectFrom('users')
-    .select(['id', 'is_platform_owner'])
+    .select(['id', 'name', 'email', 'is_platform_owner'])
     .where('email', '=', email)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
