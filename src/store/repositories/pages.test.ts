@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { describeEachDatabase } from '../../../test/helpers/databases.js';
 import { useMigratedStore } from '../../../test/helpers/migrated-store.js';
+import { seedOrg, seedPage, seedUser, seedWorkspace } from '../../../test/helpers/seed-rows.js';
 import type { PageRow } from '../schema.js';
 import * as pages from './pages.js';
 
@@ -212,5 +213,23 @@ describeEachDatabase('pages repository on $name', (target) => {
       });
     expect((await pages.findByPath(db(), 'ws-1', 'intro.md'))?.id).toBe('p-new');
     expect(await pages.findByPath(db(), 'ws-2', 'guide.md')).toBeDefined();
+  });
+
+  it("lists published pages with their last editor's name, null where none is known", async () => {
+    await seedOrg(db(), 'org-authors');
+    await seedWorkspace(db(), 'ws-authors', 'org-authors');
+    await seedUser(db(), 'u-1', { name: 'Ada' });
+    await seedPage(db(), 'p-a1', 'ws-authors', 'by-ada.md');
+    await seedPage(db(), 'p-a2', 'ws-authors', 'from-git.md');
+    await seedPage(db(), 'p-a3', 'ws-authors', 'draft.md');
+    await db().updateTable('pages').set({ updated_by: 'u-1' }).where('id', 'in', ['p-a1', 'p-a3']).execute();
+    await db().updateTable('pages').set({ status: 'draft' }).where('id', '=', 'p-a3').execute();
+
+    const rows = await pages.listPublishedPathsWithEditorName(db(), 'ws-authors');
+    expect(rows.sort((a, b) => a.path.localeCompare(b.path))).toEqual([
+      { path: 'by-ada.md', name: 'Ada' },
+      { path: 'from-git.md', name: null },
+    ]);
+    expect(await pages.listPublishedPathsWithEditorName(db(), 'ws-other')).toEqual([]);
   });
 });
