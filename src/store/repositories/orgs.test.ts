@@ -73,14 +73,16 @@ describeEachDatabase('orgs repository on $name', (target) => {
     expect(await orgs.findHomeOrgId(db(), 'u-bob')).toBe('org-a');
     expect(await orgs.findHomeOrgId(db(), 'u-cy')).toBeUndefined();
 
-    expect(await orgs.findMembershipWithOrg(db(), 'org-a', 'u-ada')).toEqual({
-      id: 'org-a',
-      handle: 'acme',
-      name: 'Acme',
-      role: 'superadmin',
-      joined_at: LATER,
-    });
-    expect(await orgs.findMembershipWithOrg(db(), 'org-c', 'u-ada')).toBeUndefined();
+    expect(await orgs.listMembershipsOfUser(db(), 'u-ada', { orgId: 'org-a' })).toEqual([
+      {
+        id: 'org-a',
+        handle: 'acme',
+        name: 'Acme',
+        role: 'superadmin',
+        joined_at: LATER,
+      },
+    ]);
+    expect(await orgs.listMembershipsOfUser(db(), 'u-ada', { orgId: 'org-c' })).toEqual([]);
 
     expect((await orgs.listMembershipsOfUser(db(), 'u-ada')).map((m) => [m.id, m.role])).toEqual([
       ['org-b', 'member'],

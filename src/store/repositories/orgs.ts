@@ -128,27 +128,6 @@ export async function findOrgRole(db: Queryable, orgId: string, userId: string):
   return (await findOrgMembership(db, orgId, userId))?.role;
 }
 
-/** The organization `orgId` with the user's role in it, only when they are a member. */
-export function findMembershipWithOrg(
-  db: Queryable,
-  orgId: string,
-  userId: string,
-): Promise<MembershipWithOrg | undefined> {
-  return db
-    .selectFrom('orgs')
-    .innerJoin('org_members', 'org_members.org_id', 'orgs.id')
-    .select([
-      'orgs.id',
-      'orgs.handle',
-      'orgs.name',
-      'org_members.role',
-      'org_members.created_at as joined_at',
-    ])
-    .where('orgs.id', '=', orgId)
-    .where('org_members.user_id', '=', userId)
-    .executeTakeFirst();
-}
-
 /**
  * The organizations a user belongs to, oldest membership first; only those where they
  * hold `role`, and only `orgId`, when given.

@@ -1,32 +1,17 @@
 import { expect, it } from 'vitest';
 import { describeEachDatabase } from '../../../test/helpers/databases.js';
 import { useMigratedStore } from '../../../test/helpers/migrated-store.js';
-import { seedOrg, seedPage, seedUser, seedWorkspace } from '../../../test/helpers/seed-rows.js';
+import {
+  pageRowOf as page,
+  SEEDED_AT as AT,
+  seedOrg,
+  seedPage,
+  seedUser,
+  seedWorkspace,
+  workspaceRow,
+} from '../../../test/helpers/seed-rows.js';
 import type { PageRow } from '../schema.js';
 import * as pages from './pages.js';
-
-const AT = '2026-01-02T03:04:05.000Z';
-
-function page(id: string, workspaceId: string, path: string, fields: Partial<PageRow> = {}): PageRow {
-  return {
-    id,
-    workspace_id: workspaceId,
-    path,
-    title: `Title of ${path}`,
-    description: '',
-    tags: '[]',
-    status: 'draft',
-    sort_order: 0,
-    content_hash: `hash-${id}`,
-    frontmatter_hash: `fm-${id}`,
-    frontmatter_error: null,
-    restricted: 0,
-    created_at: AT,
-    updated_at: AT,
-    updated_by: null,
-    ...fields,
-  };
-}
 
 const paths = (rows: PageRow[]) => rows.map((r) => r.path);
 
@@ -42,20 +27,7 @@ describeEachDatabase('pages repository on $name', (target) => {
     for (const id of ['ws-1', 'ws-2']) {
       await db()
         .insertInto('workspaces')
-        .values({
-          id,
-          org_id: 'org',
-          name: id,
-          slug: id,
-          git_remote: null,
-          git_branch: 'main',
-          sync_status: 'idle',
-          settings: '{}',
-          webhook_secret: 's',
-          deleted_at: null,
-          created_at: AT,
-          updated_at: AT,
-        })
+        .values(workspaceRow(id, 'org', { name: id }))
         .execute();
     }
     const guide = page('p-guide', 'ws-1', 'guide.md', { status: 'published', tags: '["a"]' });
