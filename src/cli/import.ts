@@ -8,7 +8,7 @@ import { AppError } from '../errors.js';
 import { createLogger } from '../logger.js';
 import { runningServerPid } from '../server-lock.js';
 import { importOptions, readFolderExport, readZipExport } from '../services/imports/index.js';
-import { findLiveUserByEmail } from '../store/repositories/user-refs.js';
+import { findLiveUserByEmail } from '../store/repositories/users.js';
 import * as workspacesTable from '../store/repositories/workspaces.js';
 import { type Command, EXIT } from './command.js';
 import { withConfig } from './config-errors.js';
@@ -89,6 +89,8 @@ export const importCommand: Command = {
             scopes: null,
             via: 'jwt',
             isPlatformOwner: user.is_platform_owner === 1,
+            displayName: user.name,
+            email: user.email,
           };
         }
         let last = -1;

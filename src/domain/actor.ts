@@ -16,6 +16,13 @@ export interface Actor {
   isPlatformOwner: boolean;
   /** The session behind a JWT or cookie (absent for API keys and the system). */
   sessionId?: string;
+  /**
+   * The user's display name, when whoever built the actor read the user row anyway; with
+   * `email` it names the author of the git commits the actor's writes make.
+   */
+  displayName?: string;
+  /** The user's email, known under the same condition as `displayName`. */
+  email?: string;
 }
 
 /** The CLI's administrative commands act as this actor; policy lets it do anything. */

@@ -2,7 +2,8 @@ import type { Actor } from '../domain/actor.js';
 import { authorize, isRole, type Requirement, type Role } from '../domain/policy.js';
 import { AppError } from '../errors.js';
 import type { Store } from '../store/database.js';
-import { findStoredWorkspaceRole, listLiveWorkspaceIds } from '../store/repositories/access.js';
+import { findStoredWorkspaceRole } from '../store/repositories/workspace-members.js';
+import { listLiveIdsAmong } from '../store/repositories/workspaces.js';
 import * as workspacesTable from '../store/repositories/workspaces.js';
 import type { WorkspaceRow } from '../store/schema.js';
 
@@ -38,7 +39,7 @@ export function createAccess(store: Store) {
 
     /** Those of the given workspace ids that still exist and are not deleted. */
     async liveWorkspaceIds(ids: readonly string[]): Promise<Set<string>> {
-      return new Set(await listLiveWorkspaceIds(store.db, ids));
+      return new Set(await listLiveIdsAmong(store.db, ids));
     },
 
     /**

@@ -19,7 +19,8 @@ import { AppError } from '../../errors.js';
 import { parseInput } from '../../domain/validate.js';
 import type { Logger } from '../../logger.js';
 import type { Store } from '../../store/database.js';
-import { holdsWorkspaceRole, isOrgSuperadmin } from '../../store/repositories/ai-access.js';
+import { listMembershipsOfUser } from '../../store/repositories/orgs.js';
+import { holdsWorkspaceRole } from '../../store/repositories/workspace-members.js';
 import type { AccessService } from '../access.js';
 import type { ChatContextBuilder, ChatSourceRef } from './context.js';
 
@@ -76,7 +77,11 @@ export function createAiService(deps: AiServiceDeps) {
   async function canEditSomewhere(actor: Actor): Promise<boolean> {
     if (actor.via === 'system') return true;
     const onlyOrg = actor.via === 'api_key' ? actor.orgId : undefined;
-    if (await isOrgSuperadmin(store.db, actor.userId, onlyOrg)) return true;
+    const superadminOf = await listMembershipsOfUser(store.db, actor.userId, {
+      role: 'superadmin',
+      ...(onlyOrg ? { orgId: onlyOrg } : {}),
+    });
+    if (superadminOf.length > 0) return true;
     return holdsWorkspaceRole(store.db, actor.userId, EDITOR_ROLES, onlyOrg);
   }
 

@@ -14,7 +14,7 @@ import {
 } from '../../git/change-request-branches.js';
 import { WorkspaceRepo } from '../../git/repository.js';
 import * as requestsTable from '../../store/repositories/change-requests.js';
-import { findCommitAuthors } from '../../store/repositories/commit-authors.js';
+import { findCommitAuthors } from '../../store/repositories/users.js';
 import type { ChangeRequestRow, WorkspaceRow } from '../../store/schema.js';
 import { actorIdOf, record } from '../activity.js';
 import { FOLIO_IDENTITY } from '../sync/repo-opener.js';

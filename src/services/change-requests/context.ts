@@ -17,9 +17,9 @@ import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../logger.js';
 import type { Store } from '../../store/database.js';
 import * as requestsTable from '../../store/repositories/change-requests.js';
-import { findCommitAuthor } from '../../store/repositories/commit-authors.js';
 import type { ChangeRequestRow, WorkspaceRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
+import { commitAuthorOf } from '../commit-author.js';
 import type { Reconciler } from '../pages/reconcile.js';
 import type { GitSyncService } from '../sync/git-sync.js';
 import { FOLIO_IDENTITY } from '../sync/repo-opener.js';
@@ -119,7 +119,7 @@ export function createRequestContext(deps: ChangeRequestDeps) {
 
     /** The commit identity of `actor`: the user as author, Folio as committer. */
     async identityOf(actor: Actor) {
-      const user = actor.via === 'system' ? undefined : await findCommitAuthor(db, actor.userId);
+      const user = await commitAuthorOf(db, actor);
       return {
         authorName: user?.name ?? FOLIO_IDENTITY.name,
         authorEmail: user?.email ?? FOLIO_IDENTITY.email,

@@ -1,8 +1,10 @@
 import type { Kysely } from 'kysely';
 import { AppError, notFound } from '../../errors.js';
+import { listMembershipsOfUser } from '../../store/repositories/orgs.js';
 import * as personal from '../../store/repositories/personal-data.js';
 import type { Queryable } from '../../store/repositories/queryable.js';
 import type { Database } from '../../store/schema.js';
+import { findUserById } from '../../store/repositories/users.js';
 
 /** What a deleted account is called wherever its pages, comments and activity still name it. */
 export const DELETED_USER_NAME = 'Deleted user';
@@ -16,7 +18,7 @@ interface Blocker {
 
 /** The organizations a deletion would leave without a Super Admin although people still work in them. */
 async function orphanedOrganizations(db: Queryable, userId: string): Promise<Blocker[]> {
-  const owned = await personal.listOrgsWhereSuperAdmin(db, userId);
+  const owned = await listMembershipsOfUser(db, userId, { role: 'superadmin' });
   const blockers: Blocker[] = [];
   for (const org of owned) {
     if (await personal.hasOtherSuperAdmin(db, org.id, userId)) continue;
@@ -35,7 +37,7 @@ async function orphanedOrganizations(db: Queryable, userId: string): Promise<Blo
  * last Super Admin of an organization others still work in, and for the platform owner.
  */
 export async function deleteAccountData(db: Kysely<Database>, userId: string, now: string): Promise<void> {
-  const user = await personal.findUserForDeletion(db, userId);
+  const user = await findUserById(db, userId);
   if (!user || user.deleted_at) throw notFound('User');
   if (user.is_platform_owner === 1) {
     throw new AppError('CONFLICT', "The platform owner's account cannot be deleted", {

@@ -5,6 +5,7 @@ import { notFound } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { RATE_BUCKETS, type BucketName } from '../../ratelimit/buckets.js';
 import type { Store } from '../../store/database.js';
+import { findOrgById, listOrgMemberUsers } from '../../store/repositories/orgs.js';
 import * as orgsAdmin from '../../store/repositories/platform-admin.js';
 import { adminPageInput, recordAudit } from './admin-audit.js';
 import type { Download } from './gdpr.js';
@@ -89,7 +90,11 @@ export function createAdminOrgs(deps: {
     const row = await orgsAdmin.findOrgSummary(db, org.id);
     if (!row) throw notFound('Organization');
     const workspaces = await orgsAdmin.listLiveWorkspacesWithPageCounts(db, org.id);
-    const superadmins = await orgsAdmin.listSuperAdminsOfOrg(db, org.id);
+    const superadmins = (await listOrgMemberUsers(db, org.id, { role: 'superadmin' })).map((u) => ({
+      id: u.user_id,
+      name: u.name,
+      email: u.email,
+    }));
     return {
       ...present(row),
       rate_limits: parse<Record<string, number>>(org.rate_limits) ?? {},
@@ -128,7 +133,7 @@ export function createAdminOrgs(deps: {
     rateLimitsOf: async (orgId: string): Promise<Partial<Record<BucketName, number>> | null> => {
       const cached = limitsCache.get(orgId);
       if (cached && cached.until > Date.now()) return cached.limits;
-      const limits = parse<Record<string, number>>(await orgsAdmin.findOrgRateLimits(db, orgId));
+      const limits = parse<Record<string, number>>((await findOrgById(db, orgId))?.rate_limits);
       if (limitsCache.size > 10_000) limitsCache.clear();
       limitsCache.set(orgId, { limits, until: Date.now() + RATE_LIMITS_TTL_MS });
       return limits;

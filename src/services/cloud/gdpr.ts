@@ -5,7 +5,9 @@ import { requireScope } from '../../domain/policy.js';
 import { AppError, invalid, notFound, unauthorized } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Store } from '../../store/database.js';
-import * as personal from '../../store/repositories/personal-data.js';
+import { findOrgByHandle } from '../../store/repositories/orgs.js';
+import { findSessionById } from '../../store/repositories/sessions.js';
+import { findUserById } from '../../store/repositories/users.js';
 import { countFailedSignIn, refuseWhileLocked } from '../identity/lockout.js';
 import type { PasswordHasher } from '../identity/passwords.js';
 import { deleteAccountData } from './account-deletion.js';
@@ -57,7 +59,7 @@ export function createGdpr(deps: { store: Store; clock: Clock; passwords: Passwo
 
   /** Proves the caller is the account's holder: its password, or a sign-in of the last five minutes. */
   async function confirmIdentity(actor: Actor, password: string | undefined): Promise<void> {
-    const user = await personal.findUserCredentialsForConfirmation(db, actor.userId);
+    const user = await findUserById(db, actor.userId);
     if (!user) throw unauthorized();
     const now = clock.now();
     if (user.password_hash) {
@@ -69,7 +71,7 @@ export function createGdpr(deps: { store: Store; clock: Clock; passwords: Passwo
       }
       return;
     }
-    const signedInAt = actor.sessionId ? await personal.findSessionCreatedAt(db, actor.sessionId) : undefined;
+    const signedInAt = actor.sessionId ? (await findSessionById(db, actor.sessionId))?.created_at : undefined;
     if (!signedInAt || now.getTime() - Date.parse(signedInAt) > FRESH_SIGN_IN_MS) {
       throw new AppError('FORBIDDEN', 'Sign in again, then delete your account within five minutes', {
         details: { reason: 'fresh_sign_in_required' },
@@ -101,7 +103,7 @@ export function createGdpr(deps: { store: Store; clock: Clock; passwords: Passwo
      */
     async exportOrg(actor: Actor, handle: string): Promise<Download> {
       requireScope(actor, 'read');
-      const orgId = await personal.findOrgIdByHandle(db, handle);
+      const orgId = (await findOrgByHandle(db, handle))?.id;
       if (!orgId) throw notFound('Organization');
       if (actor.via !== 'system') {
         await requireOrgSuperAdmin(db, actor, orgId, "Only the organization's Super Admins can export it");

@@ -5,7 +5,6 @@ import type { EventBus } from '../../events/bus.js';
 import { atLeast, CAN, isRole, ROLES, type Role } from '../../domain/policy.js';
 import { AppError, forbidden, notFound } from '../../errors.js';
 import type { Store } from '../../store/database.js';
-import { findStoredWorkspaceRole } from '../../store/repositories/access.js';
 import {
   countOrgSuperadmins,
   listOrgMemberUsers,
@@ -15,6 +14,7 @@ import {
 } from '../../store/repositories/orgs.js';
 import {
   deleteWorkspaceMember,
+  findStoredWorkspaceRole,
   listWorkspaceMemberUsers,
   upsertWorkspaceMember,
 } from '../../store/repositories/workspace-members.js';

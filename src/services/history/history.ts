@@ -17,7 +17,7 @@ import {
 import { diffTexts } from '../../git/text-diff.js';
 import type { Store } from '../../store/database.js';
 import * as pagesTable from '../../store/repositories/pages.js';
-import { listUsersByEmails } from '../../store/repositories/user-refs.js';
+import { listUsersByEmails } from '../../store/repositories/users.js';
 import type { AccessService, WorkspaceAccess } from '../access.js';
 import type { deletedPagesInput, pageAtCommitInput, pageDiffInput, pageHistoryInput } from './inputs.js';
 

@@ -163,6 +163,8 @@ export function createApiKeys(store: Store, clock: Clock, pepper: string) {
         scopes: JSON.parse(row.scopes) as ApiKeyScope[],
         via: 'api_key',
         isPlatformOwner: row.is_platform_owner === 1,
+        displayName: row.owner_name,
+        email: row.owner_email,
       };
     },
   };

@@ -4,7 +4,7 @@ import type { Actor } from '../../domain/actor.js';
 import { requireScope } from '../../domain/policy.js';
 import { AppError, conflict, invalid, unauthorized } from '../../errors.js';
 import type { Store } from '../../store/database.js';
-import { findHomeOrgId, findMembershipWithOrg } from '../../store/repositories/orgs.js';
+import { findHomeOrgId, listMembershipsOfUser } from '../../store/repositories/orgs.js';
 import * as usersTable from '../../store/repositories/users.js';
 import type { Database } from '../../store/schema.js';
 import { createAccount, normalizeEmail } from './accounts.js';
@@ -240,7 +240,7 @@ export function createAuthService(deps: AuthDeps) {
     async me(actor: Actor) {
       const user = await usersTable.findUserById(db, actor.userId);
       if (!user) throw unauthorized();
-      const org = await findMembershipWithOrg(db, actor.orgId, actor.userId);
+      const [org] = await listMembershipsOfUser(db, actor.userId, { orgId: actor.orgId });
       return {
         id: user.id,
         name: user.name,

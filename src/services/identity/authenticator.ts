@@ -32,6 +32,8 @@ export function createAuthenticator(deps: { store: Store; jwt: JwtSigner; apiKey
       via,
       isPlatformOwner: user.is_platform_owner === 1,
       sessionId: claims.sessionId,
+      displayName: user.name,
+      email: user.email,
     };
   }
 

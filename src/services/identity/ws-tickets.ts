@@ -49,6 +49,8 @@ export function createWsTickets(deps: { store: Store; clock: Clock }) {
       scopes: null,
       via: 'cookie',
       isPlatformOwner: user.is_platform_owner === 1,
+      displayName: user.name,
+      email: user.email,
       ...(row.session_id ? { sessionId: row.session_id } : {}),
     };
   }

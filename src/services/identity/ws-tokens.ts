@@ -97,6 +97,8 @@ export function createWsTokens(deps: {
         scopes: null,
         via: 'cookie',
         isPlatformOwner: user.is_platform_owner === 1,
+        displayName: user.name,
+        email: user.email,
         ...(claims.sid ? { sessionId: claims.sid } : {}),
       };
     },

@@ -1,12 +1,11 @@
 import { ulid } from 'ulid';
 import type { Actor } from '../../domain/actor.js';
-import { isSystem } from '../../domain/actor.js';
 import { type PageWriteRequest, planPageWrite } from '../../domain/page-write.js';
 import { CAN } from '../../domain/policy.js';
-import { findCommitAuthor } from '../../store/repositories/commit-authors.js';
 import * as pagesTable from '../../store/repositories/pages.js';
 import type { PageRow } from '../../store/schema.js';
 import { type ActivityEntry, actorIdOf, record } from '../activity.js';
+import { commitAuthorOf } from '../commit-author.js';
 import type { PageContext } from './context.js';
 import { movePage } from './moves.js';
 import { defaultStatusOf, parseTags, presentPage, rowFor, type PageObject } from './page-object.js';
@@ -39,8 +38,7 @@ export function createLiveTarget(ctx: PageContext, saves: SaveBatcher): LiveTarg
   const { events, clock, searchIndex, lock } = deps;
 
   /** How the writer's commit names them; none for the system actor (Folio's own identity). */
-  const authorOf = async (actor: Actor) =>
-    isSystem(actor) ? undefined : await findCommitAuthor(db, actor.userId);
+  const authorOf = (actor: Actor) => commitAuthorOf(db, actor);
 
   /**
    * The plan limit on pages, asked before a save creates one. The index does not count the

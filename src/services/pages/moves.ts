@@ -4,7 +4,7 @@ import { normalizePagePath } from '../../domain/paths.js';
 import { CAN } from '../../domain/policy.js';
 import { relinkMovedPage } from '../../domain/wikilinks.js';
 import { AppError } from '../../errors.js';
-import type { CommitAuthor } from '../../store/repositories/commit-authors.js';
+import type { CommitAuthor } from '../../store/repositories/users.js';
 import * as pagesTable from '../../store/repositories/pages.js';
 import { actorIdOf } from '../activity.js';
 import type { PageContext } from './context.js';

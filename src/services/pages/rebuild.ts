@@ -3,7 +3,7 @@ import { slugify } from '../../domain/slug.js';
 import { type Actor, isSystem } from '../../domain/actor.js';
 import { forbidden, notFound } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import * as orgsOfWorkspaces from '../../store/repositories/workspace-orgs.js';
+import * as orgsTable from '../../store/repositories/orgs.js';
 import * as workspacesTable from '../../store/repositories/workspaces.js';
 import type { Store } from '../../store/database.js';
 import type { WorkspaceRow } from '../../store/schema.js';
@@ -71,9 +71,9 @@ export function createRebuilder(deps: RebuildDeps) {
       const row = await db.transaction().execute(async (trx) => {
         let adoption: Adoption = 'own';
         let orgId = meta.org_id;
-        if (await orgsOfWorkspaces.orgExists(trx, orgId)) {
+        if ((await orgsTable.findOrgById(trx, orgId)) !== undefined) {
           // A placeholder made earlier (this run or a previous one) still waits for the first registration.
-          if (!(await orgsOfWorkspaces.orgHasMembers(trx, orgId))) adoption = 'pending-first-registration';
+          if (!(await orgsTable.hasOrgMembers(trx, orgId))) adoption = 'pending-first-registration';
         } else {
           const owner = await platformOwnerOrg(trx);
           if (owner) {
@@ -82,7 +82,14 @@ export function createRebuilder(deps: RebuildDeps) {
           } else {
             adoption = 'pending-first-registration';
             const handle = await uniqueHandle(trx, 'orgs', slugify(meta.org_handle) || 'restored');
-            await orgsOfWorkspaces.insertPlaceholderOrg(trx, { id: orgId, handle, at: now });
+            // A placeholder without members, on the free plan, named after its handle.
+            await orgsTable.insertOrg(trx, {
+              id: orgId,
+              handle,
+              name: handle,
+              plan: 'free',
+              created_at: now,
+            });
           }
         }
         const taken = await workspacesTable.isSlugTaken(trx, meta.slug);

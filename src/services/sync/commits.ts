@@ -5,11 +5,7 @@ import type { CommitOptions, TreeSnapshot, WorkspaceRepo } from '../../git/repos
 import type { Logger } from '../../logger.js';
 import type { Store } from '../../store/database.js';
 import type { WorkspaceRow } from '../../store/schema.js';
-import {
-  type CommitAuthor,
-  findCommitAuthor,
-  findCommitAuthors,
-} from '../../store/repositories/commit-authors.js';
+import { type CommitAuthor, findCommitAuthor, findCommitAuthors } from '../../store/repositories/users.js';
 import * as workspacesTable from '../../store/repositories/workspaces.js';
 import type { CoAuthorNotes } from '../../coedit/co-authors.js';
 import { FOLIO_IDENTITY, type GitWorkspace, type RepoOpener } from './repo-opener.js';

@@ -1,17 +1,17 @@
 import type { z } from 'zod';
 import { workspaceDir } from '../../content/workspace-meta.js';
 import { WorkspaceFiles } from '../../content/workspace-files.js';
-import { type Actor, isSystem } from '../../domain/actor.js';
+import type { Actor } from '../../domain/actor.js';
 import { contentHash, parsePageFile } from '../../domain/frontmatter.js';
 import { CAN } from '../../domain/policy.js';
 import { AppError, conflict, invalid } from '../../errors.js';
 import type { WorkspaceLock } from '../../git/lock.js';
 import type { Logger } from '../../logger.js';
 import type { Store } from '../../store/database.js';
-import { findCommitIdentity } from '../../store/repositories/user-refs.js';
 import type { SyncConflictRow, WorkspaceRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
 import { actorIdOf } from '../activity.js';
+import { commitAuthorOf } from '../commit-author.js';
 import type { Clock } from '../../lib/clock.js';
 import { updatePageInput } from '../pages/page-inputs.js';
 import type { PagesService } from '../pages/pages.js';
@@ -135,7 +135,7 @@ export function createConflictResolution(deps: ConflictResolutionDeps) {
         input.content !== undefined ? 'content' : (input.resolution ?? 'ours');
       await deps.conflicts.markResolved(row, actor, resolution);
 
-      const user = isSystem(actor) ? undefined : await findCommitIdentity(db, actor.userId);
+      const user = await commitAuthorOf(db, actor);
       let message = 'Conflict resolved; the remote has the result';
       try {
         const result = await deps.engine.runSync(workspace.id, {

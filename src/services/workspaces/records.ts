@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { metaFromRow, writeWorkspaceMeta } from '../../content/workspace-meta.js';
 import { MAX_SLUG_LENGTH, slugify } from '../../domain/slug.js';
-import * as orgsOfWorkspaces from '../../store/repositories/workspace-orgs.js';
+import * as orgsTable from '../../store/repositories/orgs.js';
 import * as workspacesTable from '../../store/repositories/workspaces.js';
 import type { Database, WorkspaceRow } from '../../store/schema.js';
 
@@ -25,7 +25,7 @@ export async function saveWorkspaceMeta(
   dataDir: string,
   row: WorkspaceRow,
 ): Promise<void> {
-  const handle = await orgsOfWorkspaces.findOrgHandle(db, row.org_id);
+  const handle = await orgsTable.findOrgHandle(db, row.org_id);
   await writeWorkspaceMeta(dataDir, metaFromRow(row, handle ?? 'unknown'));
 }
 
@@ -33,7 +33,7 @@ export async function saveWorkspaceMeta(
 export async function platformOwnerOrg(
   db: Kysely<Database>,
 ): Promise<{ id: string; handle: string } | undefined> {
-  return orgsOfWorkspaces.findPlatformOwnerOrg(db);
+  return orgsTable.findPlatformOwnerOrg(db);
 }
 
 /**
@@ -47,13 +47,13 @@ export async function adoptOrphanWorkspaces(
   dataDir: string,
   orgId: string,
 ): Promise<WorkspaceRow[]> {
-  const orphanOrgs = await orgsOfWorkspaces.listOrgIdsWithoutMembers(trx, orgId);
+  const orphanOrgs = await orgsTable.listMemberlessOrgIds(trx, orgId);
   if (orphanOrgs.length === 0) return [];
   const adopted = await workspacesTable.listByOrgs(trx, orphanOrgs);
   if (adopted.length === 0) return [];
   const emptied = [...new Set(adopted.map((w) => w.org_id))];
   await workspacesTable.moveToOrg(trx, emptied, orgId);
-  await orgsOfWorkspaces.deleteOrgs(trx, emptied);
+  await orgsTable.deleteOrgs(trx, emptied);
   const moved = adopted.map((w) => ({ ...w, org_id: orgId }));
   for (const w of moved) await saveWorkspaceMeta(trx, dataDir, w);
   return moved;

@@ -22,7 +22,9 @@ import type { Logger } from '../../logger.js';
 import type { SearchIndex } from '../../search/search-index.js';
 import type { Store } from '../../store/database.js';
 import * as pagesTable from '../../store/repositories/pages.js';
-import * as orgsOfWorkspaces from '../../store/repositories/workspace-orgs.js';
+import * as orgsTable from '../../store/repositories/orgs.js';
+import { isPlatformOwner } from '../../store/repositories/users.js';
+import { listWorkspaceRoles } from '../../store/repositories/workspace-members.js';
 import * as workspacesTable from '../../store/repositories/workspaces.js';
 import type { Database, WorkspaceRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
@@ -227,7 +229,7 @@ export function createWorkspaces(deps: WorkspacesDeps) {
   async function superAdminOf(actor: Actor, orgId: string): Promise<boolean> {
     if (isSystem(actor)) return true;
     if (actor.via === 'api_key' && actor.orgId !== orgId) return false;
-    return (await orgsOfWorkspaces.findOrgRole(db, orgId, actor.userId)) === 'superadmin';
+    return (await orgsTable.findOrgRole(db, orgId, actor.userId)) === 'superadmin';
   }
 
   /** Runs `body` in a transaction; the tree it created is removed again if anything fails. */
@@ -252,9 +254,9 @@ export function createWorkspaces(deps: WorkspacesDeps) {
    * workspaces a rebuild restored before anyone registered.
    */
   const createStarterWorkspace: StarterWorkspaceFactory = async (trx, { userId, orgId, now }) => {
-    const handle = await orgsOfWorkspaces.findOrgHandle(trx, orgId);
+    const handle = await orgsTable.findOrgHandle(trx, orgId);
     if (handle === undefined) throw new Error(`No organization ${orgId} for the starter workspace`);
-    if (await orgsOfWorkspaces.isPlatformOwner(trx, userId)) await adoptOrphanWorkspaces(trx, dataDir, orgId);
+    if (await isPlatformOwner(trx, userId)) await adoptOrphanWorkspaces(trx, dataDir, orgId);
     const slug = await uniqueWorkspaceSlug(trx, `${handle}-docs`);
     const row = newRow({ orgId, name: 'Docs', slug, gitRemote: null, gitBranch: 'main', now });
     await withCleanup(trx, row.id, async (t) => {
@@ -304,10 +306,10 @@ export function createWorkspaces(deps: WorkspacesDeps) {
       const memberRoles = new Map<string, string>();
       if (!isSystem(actor)) {
         const [orgs, memberships] = await Promise.all([
-          orgsOfWorkspaces.listSuperadminOrgIds(db, actor.userId),
-          orgsOfWorkspaces.listWorkspaceRoles(db, actor.userId),
+          orgsTable.listMembershipsOfUser(db, actor.userId, { role: 'superadmin' }),
+          listWorkspaceRoles(db, actor.userId),
         ]);
-        for (const orgId of orgs) superOrgs.add(orgId);
+        for (const org of orgs) superOrgs.add(org.id);
         for (const m of memberships) memberRoles.set(m.workspace_id, m.role);
         const orgIds = [...superOrgs];
         const wsIds = [...memberRoles.keys()];
@@ -339,7 +341,7 @@ export function createWorkspaces(deps: WorkspacesDeps) {
     /** One workspace by id or slug; 404 without read access. */
     async get(actor: Actor, idOrSlug: string): Promise<WorkspaceRecord> {
       const { workspace, role } = await deps.access.require(actor, idOrSlug, CAN.read);
-      const handle = await orgsOfWorkspaces.findOrgHandle(db, workspace.org_id);
+      const handle = await orgsTable.findOrgHandle(db, workspace.org_id);
       const syncs = await syncSummaries(db, dataDir, [workspace.id]);
       const skipped = await unindexableFiles(new WorkspaceFiles(workspaceDir(dataDir, workspace.id)));
       return { ...present(workspace, handle ?? '', role, syncs.get(workspace.id)), skipped };
@@ -348,7 +350,9 @@ export function createWorkspaces(deps: WorkspacesDeps) {
     /** Super Admin of the organization only; 409 when the slug is taken. */
     async create(actor: Actor, input: z.infer<typeof createWorkspaceInput>): Promise<WorkspaceRecord> {
       requireScope(actor, 'write');
-      const org = await orgsOfWorkspaces.findOrg(db, input.org ? { handle: input.org } : { id: actor.orgId });
+      const org = await (input.org
+        ? orgsTable.findOrgByHandle(db, input.org)
+        : orgsTable.findOrgById(db, actor.orgId));
       if (!org || !(await superAdminOf(actor, org.id))) {
         throw forbidden('Only a Super Admin of the organization can create workspaces');
       }
@@ -395,7 +399,7 @@ export function createWorkspaces(deps: WorkspacesDeps) {
     async remove(actor: Actor, idOrSlug: string): Promise<void> {
       const { workspace } = await deps.access.require(actor, idOrSlug, CAN.deleteWorkspace);
       const now = clock.now().toISOString();
-      const handle = await orgsOfWorkspaces.findOrgHandle(db, workspace.org_id);
+      const handle = await orgsTable.findOrgHandle(db, workspace.org_id);
       await db.transaction().execute(async (trx) => {
         await workspacesTable.softDelete(trx, workspace.id, now);
         await deps.searchIndex.removeWorkspace(trx, workspace.id);

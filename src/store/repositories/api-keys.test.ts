@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { describeEachDatabase } from '../../../test/helpers/databases.js';
-import { AT, userRow } from '../../../test/helpers/identity-rows.js';
+import { SEEDED_AT as AT, userRow } from '../../../test/helpers/seed-rows.js';
 import { useMigratedStore } from '../../../test/helpers/migrated-store.js';
 import * as apiKeys from './api-keys.js';
 import { insertOrg } from './orgs.js';
@@ -53,6 +53,8 @@ describeEachDatabase('api keys repository on $name', (target) => {
     expect(await apiKeys.findApiKeyByHash(db(), 'hash-k-1')).toMatchObject({
       id: 'k-1',
       is_platform_owner: 1,
+      owner_name: 'User u-ada',
+      owner_email: 'u-ada@example.com',
     });
     expect(await apiKeys.findApiKeyByHash(db(), 'hash-k-bob')).toMatchObject({
       id: 'k-bob',

@@ -13,7 +13,11 @@ export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type ApiKeyWithOrg = ApiKeyRow & { org_handle: string };
 
 /** A key with whether its owner is the platform owner (what an actor needs). */
-export type ApiKeyWithOwner = ApiKeyRow & { is_platform_owner: Flag };
+export type ApiKeyWithOwner = ApiKeyRow & {
+  is_platform_owner: Flag;
+  owner_name: string;
+  owner_email: string;
+};
 
 const withOrgHandle = (db: Queryable) =>
   db
@@ -58,13 +62,13 @@ export async function userHasApiKey(db: Queryable, userId: string): Promise<bool
   return row !== undefined;
 }
 
-/** The key whose HMAC is `keyHash`, with its owner's platform-owner flag. */
+/** The key whose HMAC is `keyHash`, with its owner's platform-owner flag, name and email. */
 export function findApiKeyByHash(db: Queryable, keyHash: string): Promise<ApiKeyWithOwner | undefined> {
   return db
     .selectFrom('api_keys')
     .innerJoin('users', 'users.id', 'api_keys.user_id')
     .selectAll('api_keys')
-    .select('users.is_platform_owner')
+    .select(['users.is_platform_owner', 'users.name as owner_name', 'users.email as owner_email'])
     .where('api_keys.key_hash', '=', keyHash)
     .executeTakeFirst();
 }

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { describeEachDatabase } from '../../../test/helpers/databases.js';
-import { AT, userRow } from '../../../test/helpers/identity-rows.js';
+import { SEEDED_AT as AT, userRow } from '../../../test/helpers/seed-rows.js';
 import { useMigratedStore } from '../../../test/helpers/migrated-store.js';
 import * as identities from './identities.js';
 import { insertUser } from './users.js';

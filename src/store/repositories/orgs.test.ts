@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { describeEachDatabase } from '../../../test/helpers/databases.js';
-import { AT, userRow } from '../../../test/helpers/identity-rows.js';
+import { SEEDED_AT as AT, userRow } from '../../../test/helpers/seed-rows.js';
 import { useMigratedStore } from '../../../test/helpers/migrated-store.js';
 import * as orgs from './orgs.js';
 import { insertUser } from './users.js';
@@ -35,6 +35,8 @@ describeEachDatabase('orgs repository on $name', (target) => {
     expect(await orgs.findOrgByHandle(db(), 'acme-2')).toMatchObject({ id: 'org-b', plan: 'team' });
     expect(await orgs.findOrgById(db(), 'org-none')).toBeUndefined();
     expect(await orgs.findOrgByHandle(db(), 'none')).toBeUndefined();
+    expect(await orgs.findOrgHandle(db(), 'org-b')).toBe('acme-2');
+    expect(await orgs.findOrgHandle(db(), 'org-none')).toBeUndefined();
     expect((await orgs.listOrgHandlesLike(db(), 'acme')).sort()).toEqual(['acme', 'acme-2']);
   });
 
@@ -71,14 +73,16 @@ describeEachDatabase('orgs repository on $name', (target) => {
     expect(await orgs.findHomeOrgId(db(), 'u-bob')).toBe('org-a');
     expect(await orgs.findHomeOrgId(db(), 'u-cy')).toBeUndefined();
 
-    expect(await orgs.findMembershipWithOrg(db(), 'org-a', 'u-ada')).toEqual({
-      id: 'org-a',
-      handle: 'acme',
-      name: 'Acme',
-      role: 'superadmin',
-      joined_at: LATER,
-    });
-    expect(await orgs.findMembershipWithOrg(db(), 'org-c', 'u-ada')).toBeUndefined();
+    expect(await orgs.listMembershipsOfUser(db(), 'u-ada', { orgId: 'org-a' })).toEqual([
+      {
+        id: 'org-a',
+        handle: 'acme',
+        name: 'Acme',
+        role: 'superadmin',
+        joined_at: LATER,
+      },
+    ]);
+    expect(await orgs.listMembershipsOfUser(db(), 'u-ada', { orgId: 'org-c' })).toEqual([]);
 
     expect((await orgs.listMembershipsOfUser(db(), 'u-ada')).map((m) => [m.id, m.role])).toEqual([
       ['org-b', 'member'],

@@ -35,6 +35,12 @@ export function findOrgById(db: Queryable, id: string): Promise<OrgRow | undefin
   return db.selectFrom('orgs').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The organization's handle, or undefined when there is no such organization. */
+export async function findOrgHandle(db: Queryable, orgId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('orgs').select('handle').where('id', '=', orgId).executeTakeFirst();
+  return row?.handle;
+}
+
 /** An organization by handle. */
 export function findOrgByHandle(db: Queryable, handle: string): Promise<OrgRow | undefined> {
   return db.selectFrom('orgs').selectAll().where('handle', '=', handle).executeTakeFirst();
@@ -120,27 +126,6 @@ export function findOrgMembership(
 /** A user's role in an organization, or undefined when they are not a member. */
 export async function findOrgRole(db: Queryable, orgId: string, userId: string): Promise<string | undefined> {
   return (await findOrgMembership(db, orgId, userId))?.role;
-}
-
-/** The organization `orgId` with the user's role in it, only when they are a member. */
-export function findMembershipWithOrg(
-  db: Queryable,
-  orgId: string,
-  userId: string,
-): Promise<MembershipWithOrg | undefined> {
-  return db
-    .selectFrom('orgs')
-    .innerJoin('org_members', 'org_members.org_id', 'orgs.id')
-    .select([
-      'orgs.id',
-      'orgs.handle',
-      'orgs.name',
-      'org_members.role',
-      'org_members.created_at as joined_at',
-    ])
-    .where('orgs.id', '=', orgId)
-    .where('org_members.user_id', '=', userId)
-    .executeTakeFirst();
 }
 
 /**

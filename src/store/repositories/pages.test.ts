@@ -1,31 +1,17 @@
 import { expect, it } from 'vitest';
 import { describeEachDatabase } from '../../../test/helpers/databases.js';
 import { useMigratedStore } from '../../../test/helpers/migrated-store.js';
+import {
+  pageRowOf as page,
+  SEEDED_AT as AT,
+  seedOrg,
+  seedPage,
+  seedUser,
+  seedWorkspace,
+  workspaceRow,
+} from '../../../test/helpers/seed-rows.js';
 import type { PageRow } from '../schema.js';
 import * as pages from './pages.js';
-
-const AT = '2026-01-02T03:04:05.000Z';
-
-function page(id: string, workspaceId: string, path: string, fields: Partial<PageRow> = {}): PageRow {
-  return {
-    id,
-    workspace_id: workspaceId,
-    path,
-    title: `Title of ${path}`,
-    description: '',
-    tags: '[]',
-    status: 'draft',
-    sort_order: 0,
-    content_hash: `hash-${id}`,
-    frontmatter_hash: `fm-${id}`,
-    frontmatter_error: null,
-    restricted: 0,
-    created_at: AT,
-    updated_at: AT,
-    updated_by: null,
-    ...fields,
-  };
-}
 
 const paths = (rows: PageRow[]) => rows.map((r) => r.path);
 
@@ -41,20 +27,7 @@ describeEachDatabase('pages repository on $name', (target) => {
     for (const id of ['ws-1', 'ws-2']) {
       await db()
         .insertInto('workspaces')
-        .values({
-          id,
-          org_id: 'org',
-          name: id,
-          slug: id,
-          git_remote: null,
-          git_branch: 'main',
-          sync_status: 'idle',
-          settings: '{}',
-          webhook_secret: 's',
-          deleted_at: null,
-          created_at: AT,
-          updated_at: AT,
-        })
+        .values(workspaceRow(id, 'org', { name: id }))
         .execute();
     }
     const guide = page('p-guide', 'ws-1', 'guide.md', { status: 'published', tags: '["a"]' });
@@ -212,5 +185,23 @@ describeEachDatabase('pages repository on $name', (target) => {
       });
     expect((await pages.findByPath(db(), 'ws-1', 'intro.md'))?.id).toBe('p-new');
     expect(await pages.findByPath(db(), 'ws-2', 'guide.md')).toBeDefined();
+  });
+
+  it("lists published pages with their last editor's name, null where none is known", async () => {
+    await seedOrg(db(), 'org-authors');
+    await seedWorkspace(db(), 'ws-authors', 'org-authors');
+    await seedUser(db(), 'u-1', { name: 'Ada' });
+    await seedPage(db(), 'p-a1', 'ws-authors', 'by-ada.md');
+    await seedPage(db(), 'p-a2', 'ws-authors', 'from-git.md');
+    await seedPage(db(), 'p-a3', 'ws-authors', 'draft.md');
+    await db().updateTable('pages').set({ updated_by: 'u-1' }).where('id', 'in', ['p-a1', 'p-a3']).execute();
+    await db().updateTable('pages').set({ status: 'draft' }).where('id', '=', 'p-a3').execute();
+
+    const rows = await pages.listPublishedPathsWithEditorName(db(), 'ws-authors');
+    expect(rows.sort((a, b) => a.path.localeCompare(b.path))).toEqual([
+      { path: 'by-ada.md', name: 'Ada' },
+      { path: 'from-git.md', name: null },
+    ]);
+    expect(await pages.listPublishedPathsWithEditorName(db(), 'ws-other')).toEqual([]);
   });
 });

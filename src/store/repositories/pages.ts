@@ -97,6 +97,24 @@ export function listPublished(db: Queryable, workspaceId: string): Promise<PageR
     .execute();
 }
 
+/**
+ * The workspace's published pages (restricted ones too) with the name of the user who last
+ * saved each; `name` is null where no user is recorded (an edit that came through git) or
+ * the user is gone.
+ */
+export function listPublishedPathsWithEditorName(
+  db: Queryable,
+  workspaceId: string,
+): Promise<Array<{ path: string; name: string | null }>> {
+  return db
+    .selectFrom('pages')
+    .leftJoin('users', 'users.id', 'pages.updated_by')
+    .select(['pages.path', 'users.name'])
+    .where('pages.workspace_id', '=', workspaceId)
+    .where('pages.status', '=', 'published')
+    .execute();
+}
+
 /** The workspace's unrestricted pages that are not published yet, by path. */
 export function listDrafts(db: Queryable, workspaceId: string): Promise<PageRow[]> {
   return db

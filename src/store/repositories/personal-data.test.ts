@@ -214,26 +214,7 @@ describeEachDatabase('personal data repository on $name', (target) => {
     });
   });
 
-  it('finds what confirming and blocking a deletion needs', async () => {
-    expect(await personal.findUserForDeletion(db(), 'u-ada')).toEqual({
-      id: 'u-ada',
-      email: 'ada@example.test',
-      is_platform_owner: 0,
-      deleted_at: null,
-    });
-    expect(await personal.findUserCredentialsForConfirmation(db(), 'u-ada')).toEqual({
-      id: 'u-ada',
-      password_hash: null,
-      locked_until: null,
-    });
-    expect(await personal.findSessionCreatedAt(db(), 's-u-ada')).toBe(AT);
-    expect(await personal.findSessionCreatedAt(db(), 's-none')).toBeUndefined();
-    expect(await personal.findOrgIdByHandle(db(), 'acme')).toBe('org-a');
-    expect(await personal.findOrgIdByHandle(db(), 'nobody')).toBeUndefined();
-
-    expect(await personal.listOrgsWhereSuperAdmin(db(), 'u-ada')).toEqual([
-      { id: 'org-a', handle: 'acme', name: 'Org org-a' },
-    ]);
+  it('finds what blocking a deletion needs', async () => {
     expect(await personal.hasOtherSuperAdmin(db(), 'org-a', 'u-ada')).toBe(false);
     expect(await personal.countOtherPeopleInOrg(db(), 'org-a', 'u-ada')).toBe(0);
     // Bob in the organization and in one of its workspaces counts once.

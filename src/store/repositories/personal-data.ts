@@ -165,29 +165,6 @@ export async function findOnboardingOfUser(db: Queryable, userId: string) {
  * Account deletion: what decides whether it may happen, and the erasure itself.
  */
 
-/** The columns account deletion checks, or undefined for an unknown user. */
-export async function findUserForDeletion(db: Queryable, userId: string) {
-  return db
-    .selectFrom('users')
-    .select(['id', 'email', 'is_platform_owner', 'deleted_at'])
-    .where('id', '=', userId)
-    .executeTakeFirst();
-}
-
-/** The organizations the user is a Super Admin of. */
-export async function listOrgsWhereSuperAdmin(
-  db: Queryable,
-  userId: string,
-): Promise<Array<{ id: string; handle: string; name: string }>> {
-  return db
-    .selectFrom('org_members')
-    .innerJoin('orgs', 'orgs.id', 'org_members.org_id')
-    .select(['orgs.id', 'orgs.handle', 'orgs.name'])
-    .where('org_members.user_id', '=', userId)
-    .where('org_members.role', '=', 'superadmin')
-    .execute();
-}
-
 /** Whether the organization has a Super Admin other than `userId`. */
 export async function hasOtherSuperAdmin(db: Queryable, orgId: string, userId: string): Promise<boolean> {
   const row = await db
@@ -276,28 +253,4 @@ export async function anonymizeUser(
     }))
     .where('id', '=', userId)
     .execute();
-}
-
-/** What confirming an account holder needs: the password hash and lockout, or undefined. */
-export async function findUserCredentialsForConfirmation(db: Queryable, userId: string) {
-  return db
-    .selectFrom('users')
-    .select(['id', 'password_hash', 'locked_until'])
-    .where('id', '=', userId)
-    .executeTakeFirst();
-}
-
-/** When a session was created (a fresh sign-in confirms a deletion), or undefined. */
-export async function findSessionCreatedAt(db: Queryable, sessionId: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('sessions')
-    .select('created_at')
-    .where('id', '=', sessionId)
-    .executeTakeFirst();
-  return row?.created_at;
-}
-
-/** The id of the organization with this handle, or undefined. */
-export async function findOrgIdByHandle(db: Queryable, handle: string): Promise<string | undefined> {
-  return (await db.selectFrom('orgs').select('id').where('handle', '=', handle).executeTakeFirst())?.id;
 }

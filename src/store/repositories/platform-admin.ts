@@ -161,20 +161,6 @@ export async function listLiveWorkspacesWithPageCounts(
   return rows.map((w) => ({ ...w, page_count: Number(w.page_count ?? 0) }));
 }
 
-/** The organization's Super Admins. */
-export async function listSuperAdminsOfOrg(
-  db: Queryable,
-  orgId: string,
-): Promise<Array<{ id: string; name: string; email: string }>> {
-  return db
-    .selectFrom('org_members')
-    .innerJoin('users', 'users.id', 'org_members.user_id')
-    .select(['users.id', 'users.name', 'users.email'])
-    .where('org_members.org_id', '=', orgId)
-    .where('org_members.role', '=', 'superadmin')
-    .execute();
-}
-
 /** The columns of an organization the platform owner sets. */
 export interface OrgAdminColumns {
   plan?: string;
@@ -184,10 +170,4 @@ export interface OrgAdminColumns {
 
 export async function updateOrgAdminColumns(db: Queryable, orgId: string, changes: OrgAdminColumns) {
   await db.updateTable('orgs').set(changes).where('id', '=', orgId).execute();
-}
-
-/** The organization's own rate limits as stored (JSON), or null/undefined when it has none. */
-export async function findOrgRateLimits(db: Queryable, orgId: string): Promise<string | null | undefined> {
-  return (await db.selectFrom('orgs').select('rate_limits').where('id', '=', orgId).executeTakeFirst())
-    ?.rate_limits;
 }

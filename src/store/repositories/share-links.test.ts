@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { describeEachDatabase } from '../../../test/helpers/databases.js';
-import { AT, workspaceRow } from '../../../test/helpers/identity-rows.js';
+import { SEEDED_AT as AT, workspaceRow } from '../../../test/helpers/seed-rows.js';
 import { useMigratedStore } from '../../../test/helpers/migrated-store.js';
 import { insertOrg } from './orgs.js';
 import * as shareLinks from './share-links.js';

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { describeEachDatabase } from '../../../test/helpers/databases.js';
-import { AT, userRow } from '../../../test/helpers/identity-rows.js';
+import { SEEDED_AT as AT, userRow } from '../../../test/helpers/seed-rows.js';
 import { useMigratedStore } from '../../../test/helpers/migrated-store.js';
 import * as users from './users.js';
 
@@ -80,5 +80,49 @@ describeEachDatabase('users repository on $name', (target) => {
       .execute(async (trx) => users.bumpSessionEpoch(trx, 'u-ada'));
     expect((await users.findUserById(db(), 'u-ada'))?.session_epoch).toBe(2);
     expect((await users.findUserById(db(), 'u-bob'))?.session_epoch).toBe(0);
+  });
+
+  it('answers users as commits name them, one or several; nothing for unknown ids', async () => {
+    await users.updateUserName(db(), 'u-ada', 'Ada Lovelace', AT);
+    expect(await users.findCommitAuthor(db(), 'u-ada')).toEqual({
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+    });
+    expect(await users.findCommitAuthor(db(), 'u-none')).toBeUndefined();
+    const both = await users.findCommitAuthors(db(), ['u-bob', 'u-ada', 'u-none']);
+    expect(both.sort((a, b) => a.id.localeCompare(b.id))).toEqual([
+      { id: 'u-ada', name: 'Ada Lovelace', email: 'ada@example.com' },
+      { id: 'u-bob', name: 'User u-bob', email: 'bob@example.com' },
+    ]);
+    expect(await users.findCommitAuthors(db(), [])).toEqual([]);
+  });
+
+  it('finds users by their emails, and a live account by email', async () => {
+    const found = await users.listUsersByEmails(db(), [
+      'bob@example.com',
+      'ada@example.com',
+      'no@example.com',
+    ]);
+    expect(found.sort((a, b) => a.id.localeCompare(b.id))).toEqual([
+      { id: 'u-ada', email: 'ada@example.com', handle: 'ada' },
+      { id: 'u-bob', email: 'bob@example.com', handle: 'ada-2' },
+    ]);
+    expect(await users.listUsersByEmails(db(), [])).toEqual([]);
+    expect(await users.findLiveUserByEmail(db(), 'ada@example.com')).toEqual({
+      id: 'u-ada',
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      is_platform_owner: 0,
+    });
+    await db().updateTable('users').set({ deleted_at: AT }).where('id', '=', 'u-bob').execute();
+    expect(await users.findLiveUserByEmail(db(), 'bob@example.com')).toBeUndefined();
+    expect(await users.findLiveUserByEmail(db(), 'no@example.com')).toBeUndefined();
+  });
+
+  it('tells the platform owner apart', async () => {
+    expect(await users.isPlatformOwner(db(), 'u-ada')).toBe(false);
+    await db().updateTable('users').set({ is_platform_owner: 1 }).where('id', '=', 'u-ada').execute();
+    expect(await users.isPlatformOwner(db(), 'u-ada')).toBe(true);
+    expect(await users.isPlatformOwner(db(), 'u-none')).toBe(false);
   });
 });

@@ -40,6 +40,58 @@ export async function findUserName(db: Queryable, id: string): Promise<string | 
   return row?.name;
 }
 
+/** A user as a git commit names them: `Name <email>`. */
+export interface CommitAuthor {
+  name: string;
+  email: string;
+}
+
+/** The name and email a git commit made for user `userId` is authored with; undefined for no such user. */
+export function findCommitAuthor(db: Queryable, userId: string): Promise<CommitAuthor | undefined> {
+  return db.selectFrom('users').select(['name', 'email']).where('id', '=', userId).executeTakeFirst();
+}
+
+/** The name and email of each of `userIds` that exists, with its id (in no particular order). */
+export function findCommitAuthors(
+  db: Queryable,
+  userIds: readonly string[],
+): Promise<Array<CommitAuthor & { id: string }>> {
+  if (userIds.length === 0) return Promise.resolve([]);
+  return db.selectFrom('users').select(['id', 'name', 'email']).where('id', 'in', userIds).execute();
+}
+
+/** The users with these emails (exactly as stored), with their id and handle. */
+export async function listUsersByEmails(
+  db: Queryable,
+  emails: readonly string[],
+): Promise<Array<{ id: string; email: string; handle: string }>> {
+  if (emails.length === 0) return [];
+  return db.selectFrom('users').select(['id', 'email', 'handle']).where('email', 'in', emails).execute();
+}
+
+/** The account (not deleted) with this (normalized) email, as an actor needs it. */
+export function findLiveUserByEmail(
+  db: Queryable,
+  email: string,
+): Promise<{ id: string; name: string; email: string; is_platform_owner: 0 | 1 } | undefined> {
+  return db
+    .selectFrom('users')
+    .select(['id', 'name', 'email', 'is_platform_owner'])
+    .where('email', '=', email)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** Whether the user is the instance's platform owner. */
+export async function isPlatformOwner(db: Queryable, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('is_platform_owner')
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return row?.is_platform_owner === 1;
+}
+
 /** Whether any account exists yet (the first one becomes the platform owner). */
 export async function anyUserExists(db: Queryable): Promise<boolean> {
   return (await db.selectFrom('users').select('id').limit(1).executeTakeFirst()) !== undefined;

@@ -1,8 +1,7 @@
 import { expect, it } from 'vitest';
 import { describeEachDatabase } from '../../../test/helpers/databases.js';
-import { AT, userRow, workspaceRow } from '../../../test/helpers/identity-rows.js';
+import { SEEDED_AT as AT, userRow, workspaceRow } from '../../../test/helpers/seed-rows.js';
 import { useMigratedStore } from '../../../test/helpers/migrated-store.js';
-import * as access from './access.js';
 import { insertOrg, insertOrgMember } from './orgs.js';
 import { insertUser } from './users.js';
 import * as members from './workspace-members.js';
@@ -49,6 +48,12 @@ describeEachDatabase('workspace members and access repositories on $name', (targ
 
     expect(await members.findWorkspaceRole(db(), 'ws-1', 'u-bob')).toBe('editor');
     expect(await members.findWorkspaceRole(db(), 'ws-2', 'u-bob')).toBeUndefined();
+    const rolesOfCy = await members.listWorkspaceRoles(db(), 'u-cy');
+    expect(rolesOfCy.sort((a, b) => a.workspace_id.localeCompare(b.workspace_id))).toEqual([
+      { workspace_id: 'ws-1', role: 'admin' },
+      { workspace_id: 'ws-gone', role: 'viewer' },
+    ]);
+    expect(await members.listWorkspaceRoles(db(), 'u-ada')).toEqual([]);
     const listed = await members.listWorkspaceMemberUsers(db(), 'ws-1');
     expect(listed.sort((a, b) => a.user_id.localeCompare(b.user_id))).toEqual([
       {
@@ -83,18 +88,21 @@ describeEachDatabase('workspace members and access repositories on $name', (targ
     await insertOrgMember(db(), { org_id: 'org-a', user_id: 'u-ada', role: 'superadmin', created_at: AT });
     await insertOrgMember(db(), { org_id: 'org-a', user_id: 'u-cy', role: 'member', created_at: AT });
     const ws1 = { id: 'ws-1', org_id: 'org-a' };
-    expect(await access.findStoredWorkspaceRole(db(), ws1, 'u-ada')).toEqual({
+    expect(await members.findStoredWorkspaceRole(db(), ws1, 'u-ada')).toEqual({
       role: 'superadmin',
       viaOrg: true,
     });
-    expect(await access.findStoredWorkspaceRole(db(), ws1, 'u-cy')).toEqual({ role: 'admin', viaOrg: false });
+    expect(await members.findStoredWorkspaceRole(db(), ws1, 'u-cy')).toEqual({
+      role: 'admin',
+      viaOrg: false,
+    });
     expect(
-      await access.findStoredWorkspaceRole(db(), { id: 'ws-2', org_id: 'org-a' }, 'u-bob'),
+      await members.findStoredWorkspaceRole(db(), { id: 'ws-2', org_id: 'org-a' }, 'u-bob'),
     ).toBeUndefined();
-    expect((await access.listLiveWorkspaceIds(db(), ['ws-2', 'ws-gone', 'ws-none'])).sort()).toEqual([
+    expect((await workspaces.listLiveIdsAmong(db(), ['ws-2', 'ws-gone', 'ws-none'])).sort()).toEqual([
       'ws-2',
     ]);
-    expect(await access.listLiveWorkspaceIds(db(), [])).toEqual([]);
+    expect(await workspaces.listLiveIdsAmong(db(), [])).toEqual([]);
   });
 
   it('removes a member once', async () => {
@@ -102,5 +110,14 @@ describeEachDatabase('workspace members and access repositories on $name', (targ
     expect(await members.deleteWorkspaceMember(db(), 'ws-1', 'u-bob')).toBe(false);
     expect(await members.findWorkspaceRole(db(), 'ws-1', 'u-bob')).toBeUndefined();
     expect(await members.findWorkspaceRole(db(), 'ws-1', 'u-cy')).toBe('admin');
+  });
+
+  it('tells whether a user holds one of some roles in a live workspace, within one organization when asked', async () => {
+    const editing = ['editor', 'admin', 'superadmin'];
+    expect(await members.holdsWorkspaceRole(db(), 'u-cy', editing)).toBe(true);
+    expect(await members.holdsWorkspaceRole(db(), 'u-cy', editing, 'org-a')).toBe(true);
+    expect(await members.holdsWorkspaceRole(db(), 'u-cy', editing, 'org-b')).toBe(false);
+    expect(await members.holdsWorkspaceRole(db(), 'u-cy', ['viewer'])).toBe(false);
+    expect(await members.holdsWorkspaceRole(db(), 'u-cy', [])).toBe(false);
   });
 });

@@ -1,29 +1,13 @@
 import { expect, it } from 'vitest';
 import { describeEachDatabase } from '../../../test/helpers/databases.js';
 import { useMigratedStore } from '../../../test/helpers/migrated-store.js';
+import { SEEDED_AT as AT, workspaceRow } from '../../../test/helpers/seed-rows.js';
 import type { WorkspaceRow } from '../schema.js';
 import { parseStoredSettings, readStoredSettings, writeStoredSettings } from './workspace-settings.js';
 import * as workspaces from './workspaces.js';
 
-const AT = '2026-01-02T03:04:05.000Z';
-
-function workspace(id: string, fields: Partial<WorkspaceRow> = {}): WorkspaceRow {
-  return {
-    id,
-    org_id: 'org-a',
-    name: `Workspace ${id}`,
-    slug: id,
-    git_remote: null,
-    git_branch: 'main',
-    sync_status: 'idle',
-    settings: '{}',
-    webhook_secret: 'secret',
-    deleted_at: null,
-    created_at: AT,
-    updated_at: AT,
-    ...fields,
-  };
-}
+/** A live workspace row of organization `org-a`. */
+const workspace = (id: string, fields: Partial<WorkspaceRow> = {}) => workspaceRow(id, 'org-a', fields);
 
 describeEachDatabase('workspaces repository on $name', (target) => {
   const store = useMigratedStore(target);

@@ -73,6 +73,18 @@ export function listLive(db: Queryable, options: { slug?: string } = {}): Promis
   return query.orderBy('slug').execute();
 }
 
+/** Those of `ids` that name live (not soft-deleted) workspaces. */
+export async function listLiveIdsAmong(db: Queryable, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('workspaces')
+    .select('id')
+    .where('id', 'in', ids)
+    .where('deleted_at', 'is', null)
+    .execute();
+  return rows.map((w) => w.id);
+}
+
 /** Ids of the live workspaces that have a git remote to sync with. */
 export async function listLiveIdsWithRemote(db: Queryable): Promise<string[]> {
   const rows = await db

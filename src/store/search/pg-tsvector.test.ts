@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { describeEachDatabase } from '../../../test/helpers/databases.js';
 import { useMigratedStore } from '../../../test/helpers/migrated-store.js';
-import { documentRowOf } from '../../../test/helpers/search-rows.js';
+import { documentRowOf } from '../../../test/helpers/seed-rows.js';
 import { MARK_START } from '../../search/query-text.js';
 import { upsertDocumentRows } from './documents.js';
 import { initPgTsvector, rankTsvectorMatches } from './pg-tsvector.js';

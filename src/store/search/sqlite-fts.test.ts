@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { describeEachDatabase } from '../../../test/helpers/databases.js';
 import { useMigratedStore } from '../../../test/helpers/migrated-store.js';
 import { MARK_START } from '../../search/query-text.js';
-import { documentRowOf } from '../../../test/helpers/search-rows.js';
+import { documentRowOf } from '../../../test/helpers/seed-rows.js';
 import { findDocumentRow } from './documents.js';
 import {
   BODY_HEAD,

@@ -8,7 +8,7 @@ import { workspaceDir } from '../../../content/workspace-meta.js';
 import { runGit } from '../../../git/git.js';
 import { FOLIO_IDENTITY } from '../../../git/repository.js';
 import type { Store } from '../../../store/database.js';
-import { listPublishedPathsWithEditorName } from '../../../store/repositories/site-authors.js';
+import { listPublishedPathsWithEditorName } from '../../../store/repositories/pages.js';
 import type { SiteState } from './context.js';
 
 /** Commits of the log read for authors: pages untouched for longer show no name. */
