@@ -183,6 +183,7 @@ export const ROUTES: Record<string, RouteSpec> = {
 
   'GET /api/v1/workspaces/:id': { access: { role: 'viewer' } },
   'GET /api/v1/content/:workspace/tree': { access: { role: 'viewer' } },
+  'GET /api/v1/content/:workspace/navigation': { access: { role: 'viewer' } },
   'GET /api/v1/content/:workspace/*': { access: { role: 'viewer' }, path: PAGE },
   'POST /api/v1/content/:workspace/*': {
     access: { role: 'editor' },
