@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { entryCount, navRows, sectionKeys, sectionsAbove, type NavEntry, type NavRow } from './nav-model';
+import { treeKeyActions } from '../ui/tree-keys';
 
 const ROW_HEIGHT = 30;
 /** Up to this many entries every section starts open, as the published site does. */
@@ -77,22 +78,7 @@ export function NavTree({ entries, restKey, activePath, onOpen }: NavTreeProps) 
     if (!row) return;
     const isSection = row.entry.type === 'section';
     const open = expanded.has(row.key);
-    const keys: Record<string, () => void> = {
-      ArrowDown: () => moveTo(focusIndex + 1),
-      ArrowUp: () => moveTo(focusIndex - 1),
-      Home: () => moveTo(0),
-      End: () => moveTo(rows.length - 1),
-      ArrowRight: () => {
-        if (isSection && !open) toggle(row.key, true);
-        else if (isSection) moveTo(focusIndex + 1);
-      },
-      ArrowLeft: () => {
-        if (isSection && open) toggle(row.key, false);
-        else if (row.parentKey) moveTo(rows.findIndex((r) => r.key === row.parentKey));
-      },
-      Enter: () => activate(row),
-      ' ': () => activate(row),
-    };
+    const keys = treeKeyActions({ rows, focusIndex, isBranch: isSection, open, moveTo, toggle, activate });
     const action = keys[event.key];
     if (action) {
       event.preventDefault();

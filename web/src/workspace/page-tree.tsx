@@ -4,6 +4,7 @@ import { ancestorFolders, visibleRows, type TreeRow } from './tree-model';
 import { nudgeFor } from './tree-order';
 import { useTreeDrag } from './use-tree-drag';
 import type { TreeOrganise } from './use-tree-organise';
+import { treeKeyActions } from '../ui/tree-keys';
 
 const ROW_HEIGHT = 30;
 const OVERSCAN = 12;
@@ -117,20 +118,7 @@ export function PageTree({ tree, activePath, onOpen, organise, onRename }: PageT
     }
     const open = expanded.has(row.key);
     const keys: Record<string, () => void> = {
-      ArrowDown: () => moveTo(focusIndex + 1),
-      ArrowUp: () => moveTo(focusIndex - 1),
-      Home: () => moveTo(0),
-      End: () => moveTo(rows.length - 1),
-      ArrowRight: () => {
-        if (isFolder && !open) toggle(row.key, true);
-        else if (isFolder) moveTo(focusIndex + 1);
-      },
-      ArrowLeft: () => {
-        if (isFolder && open) toggle(row.key, false);
-        else if (row.parentKey) moveTo(rows.findIndex((r) => r.key === row.parentKey));
-      },
-      Enter: () => activate(row),
-      ' ': () => activate(row),
+      ...treeKeyActions({ rows, focusIndex, isBranch: isFolder, open, moveTo, toggle, activate }),
       F2: () => {
         if (!isFolder) onRename?.(row.key);
       },
