@@ -1,5 +1,4 @@
 import type { Readable } from 'node:stream';
-import yauzl from 'yauzl';
 import type { Entry, ZipFile } from 'yauzl';
 import { AppError } from '../errors.js';
 
@@ -107,6 +106,8 @@ export async function checkZipBomb(buf: Buffer, limits: Partial<ZipLimits> = {})
   let zip: ZipFile;
   try {
     // validateEntrySizes off: our own counter does that job and reports which limit tripped.
+    // yauzl is loaded on the first ZIP upload or import, not at start.
+    const { default: yauzl } = await import('yauzl');
     zip = await yauzl.fromBufferPromise(buf, {
       lazyEntries: true,
       validateEntrySizes: false,

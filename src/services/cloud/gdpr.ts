@@ -42,7 +42,7 @@ export async function personalDataZip(store: Store, clock: Clock, userId: string
     'Secrets (password and key hashes, tokens, passkey keys) are never exported.\n' +
     'Pages you wrote belong to their workspaces: an organization export holds them.\n';
   const handle = (documents['profile.json'] as { handle: string }).handle;
-  const stream = streamArchive([
+  const stream = await streamArchive([
     ...Object.entries(documents).map(([name, json]) => ({ name, json })),
     { name: 'README.json', json: { about: readme, exported_at: clock.now().toISOString() } },
   ]);

@@ -45,7 +45,7 @@ export async function exportOrganization(
       entries.push({ name: `workspaces/${ws.slug}/files/${rel}`, file: path.join(root, rel) });
     }
   }
-  const stream = streamArchive([
+  const stream = await streamArchive([
     { name: 'organization.json', json: { ...org, exported_at: deps.clock.now().toISOString() } },
     { name: 'members.json', json: { organization: orgMembers, workspaces: workspaceMembers } },
     ...entries,

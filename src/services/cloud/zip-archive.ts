@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { ZipFile } from 'yazl';
 import { TEMP_PREFIX } from '../../content/atomic-write.js';
 
 /** A ZIP to send: its file name and the stream that writes it. */
@@ -15,9 +14,11 @@ export type ArchiveEntry = { name: string; json: unknown } | { name: string; fil
 
 /**
  * A ZIP streamed while it is written (yazl): JSON documents pretty-printed, files read
- * from disk one at a time as the stream reaches them, never all open at once.
+ * from disk one at a time as the stream reaches them, never all open at once. yazl is
+ * loaded on the first export, not at start.
  */
-export function streamArchive(entries: readonly ArchiveEntry[]): Readable {
+export async function streamArchive(entries: readonly ArchiveEntry[]): Promise<Readable> {
+  const { ZipFile } = await import('yazl');
   const zip = new ZipFile();
   for (const entry of entries) {
     if ('json' in entry) {

@@ -7,7 +7,6 @@
  */
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import yauzl from 'yauzl';
 import { checkZipBomb, type ZipLimits } from '../../content/upload-sniff.js';
 import { invalid } from '../../errors.js';
 
@@ -35,6 +34,7 @@ function cleanName(raw: string): string | null {
 
 async function unzip(buf: Buffer, files: ExportFiles, prefix: string): Promise<void> {
   await checkZipBomb(buf, IMPORT_ZIP_LIMITS);
+  const { default: yauzl } = await import('yauzl');
   const zip = await yauzl.fromBufferPromise(buf, { lazyEntries: true, autoClose: false });
   try {
     for await (const entry of zip.eachEntry()) {

@@ -1,5 +1,4 @@
 import type { Readable } from 'node:stream';
-import { ZipFile } from 'yazl';
 import { z } from 'zod';
 import type { Actor } from '../../domain/actor.js';
 import { CAN } from '../../domain/policy.js';
@@ -200,6 +199,8 @@ export function createExport(deps: { access: AccessService; context: SiteContext
       input: unknown = {},
     ): Promise<{ filename: string; stream: Readable }> {
       const { files, filename } = await collect(actor, workspaceId, input);
+      // yazl is loaded on the first export, not at start.
+      const { ZipFile } = await import('yazl');
       const zip = new ZipFile();
       for (const file of files) {
         if ('data' in file) {

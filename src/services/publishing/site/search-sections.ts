@@ -6,7 +6,8 @@
  * static export ships a compact index of its own (export-search.ts) that the palette script
  * (render/site-assets) searches with the same weights and matching rules.
  */
-import MiniSearch, { type Options, type SearchOptions } from 'minisearch';
+import type MiniSearch from 'minisearch';
+import type { Options, SearchOptions } from 'minisearch';
 import { LruCache } from '../../../lib/lru-cache.js';
 import type { PageSection } from '../../../render/sections.js';
 import type { SitePage } from './nav.js';
@@ -47,9 +48,10 @@ export const TYPO_OPTIONS: SearchOptions = {
   maxFuzzy: 2,
 };
 
-/** A new, empty page index with the shared options. */
-export function newIndex(): MiniSearch<PageDoc> {
-  return new MiniSearch<PageDoc>(indexOptions());
+/** A new, empty page index with the shared options; MiniSearch is loaded on the first site search, not at start. */
+export async function newIndex(): Promise<MiniSearch<PageDoc>> {
+  const { default: MiniSearchIndex } = await import('minisearch');
+  return new MiniSearchIndex<PageDoc>(indexOptions());
 }
 
 /** The options an index is created and loaded with. */

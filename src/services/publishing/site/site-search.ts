@@ -198,8 +198,11 @@ export function createSiteSearch() {
     if (entry?.source === source) return entry.built;
     // Chained on the previous build, so updates never run two at a time on one index.
     const previous = entry ? entry.built.catch(() => null) : Promise.resolve(null as Built | null);
-    const built = previous.then((old) =>
-      update(old ?? { index: newIndex(), paths: new Map(), pages: new Map(), nextId: 1, bytes: 0 }, source),
+    const built = previous.then(async (old) =>
+      update(
+        old ?? { index: await newIndex(), paths: new Map(), pages: new Map(), nextId: 1, bytes: 0 },
+        source,
+      ),
     );
     entries.set(key, { source, built, size: entry?.size ?? 0 });
     built.then(
