@@ -1,6 +1,8 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { calculateJwkThumbprint, decodeProtectedHeader, exportJWK } from 'jose';
 import { afterAll, expect, it } from 'vitest';
 import { ACCESS_TOKEN_SECONDS, createJwtSigner } from './jwt.js';
 
@@ -27,4 +29,12 @@ it('refuses a token whose signature was altered, even after the original was ver
   const [header, payload, signature] = token.split('.');
   const flipped = `${header}.${payload}.${signature!.startsWith('A') ? 'B' : 'A'}${signature!.slice(1)}`;
   await expect(signer.verify(flipped)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+});
+
+it("names its key by the key's RFC 7638 thumbprint, as the sessions issued under it record", async () => {
+  const pem = fs.readFileSync(path.join(dir, 'jwt-private.pem'), 'utf8');
+  const expected = await calculateJwkThumbprint(await exportJWK(crypto.createPublicKey(pem)), 'sha256');
+  expect(await signer.keyId()).toBe(expected);
+  const { token } = await signer.sign(claims);
+  expect(decodeProtectedHeader(token).kid).toBe(expected);
 });

@@ -1,14 +1,5 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
-import {
-  calculateJwkThumbprint,
-  exportJWK,
-  importPKCS8,
-  jwtVerify,
-  SignJWT,
-  type CryptoKey,
-  type KeyObject,
-} from 'jose';
 import { unauthorized } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { LruCache } from '../../lib/lru-cache.js';
@@ -29,20 +20,27 @@ export interface AccessClaims {
 const VERIFIED_TOKENS = 5_000;
 
 /**
+ * An RSA public key's RFC 7638 thumbprint (SHA-256, base64url): the hash of its JWK's
+ * required members, `e`, `kty` and `n`, in that order without whitespace.
+ */
+function rsaThumbprint(publicKey: crypto.KeyObject): string {
+  const jwk = publicKey.export({ format: 'jwk' });
+  const canonical = JSON.stringify({ e: jwk.e, kty: jwk.kty, n: jwk.n });
+  return crypto.createHash('sha256').update(canonical).digest('base64url');
+}
+
+/**
  * Signs and verifies RS256 access tokens with the key at JWT_KEY_PATH,
  * generated (mode 0600) at first start. Deleting the file and restarting
  * therefore invalidates every token ever issued, and (through `keyId`) every session.
  */
 export function createJwtSigner(keyPath: string, clock: Clock) {
   // Loaded (or generated, on a worker thread) in the background so a first
-  // start does not wait for RSA key generation before it can answer.
-  const keys = loadOrCreateSecretFile(keyPath, generatePrivateKeyPem).then(async (pem) => {
+  // start does not wait for RSA key generation before it can answer. Node's crypto reads
+  // the key; jose is loaded on the first sign or verify, not at start.
+  const keys = loadOrCreateSecretFile(keyPath, generatePrivateKeyPem).then((pem) => {
     const publicKey = crypto.createPublicKey(pem);
-    return {
-      privateKey: (await importPKCS8(pem, 'RS256')) as CryptoKey | KeyObject,
-      publicKey,
-      keyId: await calculateJwkThumbprint(await exportJWK(publicKey), 'sha256'),
-    };
+    return { privateKey: crypto.createPrivateKey(pem), publicKey, keyId: rsaThumbprint(publicKey) };
   });
   keys.catch(() => undefined); // surfaced by ready() and by the first sign/verify
   // Tokens already verified, by their SHA-256, until they expire: every request of a
@@ -64,6 +62,7 @@ export function createJwtSigner(keyPath: string, clock: Clock) {
 
     async sign(claims: AccessClaims): Promise<{ token: string; expiresAt: Date }> {
       const { privateKey, keyId } = await keys;
+      const { SignJWT } = await import('jose');
       const iat = Math.floor(clock.now().getTime() / 1000);
       const token = await new SignJWT({ org: claims.orgId, sid: claims.sessionId, epoch: claims.epoch })
         .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: keyId })
@@ -84,6 +83,7 @@ export function createJwtSigner(keyPath: string, clock: Clock) {
         return claims;
       }
       try {
+        const { jwtVerify } = await import('jose');
         const { payload } = await jwtVerify(token, publicKey, {
           algorithms: ['RS256'],
           currentDate: clock.now(),
