@@ -2,8 +2,8 @@
  * The production bundle with every optional feature on, started once as users start it
  * (`bin/folio.js serve` over dist/), and one route of each feature called: each lazily
  * loaded module (prom-client, the MCP SDK, @simplewebauthn/server, openid-client, stripe,
- * nodemailer, yjs, the Markdown renderer, swagger-ui, pg and ioredis) is loaded here the
- * way a user's first request loads it. The feature suites run the TypeScript sources, which
+ * nodemailer, yjs, the Markdown renderer, swagger-ui, yazl, yauzl, MiniSearch, jose, pg and
+ * ioredis) is loaded here the way a user's first request loads it. The feature suites run the TypeScript sources, which
  * resolve packages the way Node does; a bundling mistake only shows in the bundle.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -251,6 +251,23 @@ describe('the production bundle with every optional feature on', () => {
     expect(search.status).toBe(200);
     const answer = (await search.json()) as { results: Array<{ path: string }> };
     expect(answer.results.map((r) => r.path)).toContain('formulas.md');
+  });
+
+  it('exports the site as a ZIP and reads a ZIP to import (yazl, yauzl)', async () => {
+    const exported = await fetch(`${folio.url}/api/v1/workspaces/${workspace.id}/export`, {
+      headers: { authorization: `Bearer ${owner.token}` },
+    });
+    expect(exported.status).toBe(200);
+    const zip = Buffer.from(await exported.arrayBuffer());
+    expect(zip.subarray(0, 2).toString('latin1')).toBe('PK');
+    // A ZIP that cannot be read is refused before the 202, so this one was opened.
+    const started = await fetch(`${folio.url}/api/v1/workspaces/${workspace.id}/imports`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/zip' },
+      body: zip,
+    });
+    expect(started.status, await started.clone().text()).toBe(202);
+    expect(((await started.json()) as { status: string }).status).toMatch(/^(?:importing|done|failed)$/);
   });
 
   it('serves the API reference page and its swagger-ui assets', async () => {

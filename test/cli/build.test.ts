@@ -112,7 +112,7 @@ describe('the production build', () => {
     );
     expect(modules.some((m) => m.includes('node_modules/fastify/'))).toBe(true);
     const lazy =
-      /node_modules\/(?:katex|markdown-it-emoji|@fastify\/swagger|fastify-type-provider-zod|ajv|ajv-formats|@fastify\/ajv-compiler|turndown|@mixmark-io\/domino|acorn)\/|node_modules\/zod\/v4\/(?:locales\/(?!en\.js)|classic\/from-json-schema)/;
+      /node_modules\/(?:katex|markdown-it-emoji|@fastify\/swagger|fastify-type-provider-zod|ajv|ajv-formats|@fastify\/ajv-compiler|turndown|@mixmark-io\/domino|acorn|yazl|yauzl|minisearch|jose)\/|node_modules\/zod\/v4\/(?:locales\/(?!en\.js)|classic\/from-json-schema)/;
     expect(modules.filter((m) => lazy.test(m))).toEqual([]);
   });
 
