@@ -8,6 +8,7 @@ import { parse as parseYaml } from 'yaml';
 import { foldersOutline } from './folders.js';
 import { loadJsParser, moduleExports, NotDataError, objectLiterals, stringOrResolve } from './js-data.js';
 import { dirOf, joinPath, labelOf, type NavFiles, type Outline, type OutlineItem } from './outline.js';
+import { isPagePath, shadowedPagePaths, stripPageExtension } from '../../../../domain/page-extensions.js';
 
 const CONFIG_NAMES = [
   'docusaurus.config.js',
@@ -118,13 +119,13 @@ export async function readDocusaurus(files: NavFiles, paths: readonly string[]):
     }),
   );
 
-  // Doc ids: the path in the docs folder without extension and number prefixes; a
-  // frontmatter `id` replaces the file name.
+  // Doc ids: the path in the docs folder without extension (`.md` or `.mdx`) and number
+  // prefixes; a frontmatter `id` replaces the file name. `a.md` wins over `a.mdx`.
+  const shadowed = shadowedPagePaths(docs);
   const byId = new Map<string, string>();
   for (const p of docs) {
-    const segments = p
-      .slice(prefix.length)
-      .replace(/\.md$/i, '')
+    if (shadowed.has(p)) continue;
+    const segments = stripPageExtension(p.slice(prefix.length))
       .split('/')
       .map((s) => s.replace(NUMBER_PREFIX, ''));
     byId.set(segments.join('/'), p);
@@ -156,7 +157,8 @@ export async function readDocusaurus(files: NavFiles, paths: readonly string[]):
             .slice(dir.length + 1)
             .replace(NUMBER_PREFIX, '')
             .toLowerCase();
-          return file === 'index.md' || file === 'readme.md' || file === `${name}.md`;
+          const bare = stripPageExtension(file);
+          return !shadowed.has(p) && isPagePath(file) && (bare === 'index' || bare === 'readme' || bare === name);
         });
       },
       order: 'mixed',
