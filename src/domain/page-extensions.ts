@@ -54,3 +54,12 @@ export function shadowedPagePaths(paths: Iterable<string>): Set<string> {
   }
   return shadowed;
 }
+
+/**
+ * A move's or rename's target keeps the page's extension when it names none
+ * (`guides/tabs.mdx` moved to `howto/tabs` lands at `howto/tabs.mdx`).
+ */
+export function keepPageExtension(target: string, from: string): string {
+  const trimmed = target.trim();
+  return pageExtensionOf(trimmed) ? target : `${trimmed}${pageExtensionOf(from)}`;
+}
