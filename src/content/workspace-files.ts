@@ -3,7 +3,7 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { conflict, invalid, notFound } from '../errors.js';
-import { isInside, isPagePath, resolveInside } from '../domain/paths.js';
+import { isInside, isPageFileName, resolveInside } from '../domain/paths.js';
 import { parsePageFile, serializePageFile } from '../domain/frontmatter.js';
 import { moveFileDurable, pruneEmptyDirs, removeFileDurable, writeFileAtomic } from './atomic-write.js';
 
@@ -193,7 +193,7 @@ export class WorkspaceFiles {
       const rel = relDir ? `${relDir}/${entry.name}` : entry.name;
       if (entry.isDirectory()) {
         if (rel !== UPLOADS_DIR) yield* this.walkDir(rel);
-      } else if (entry.isFile() && isPagePath(entry.name)) {
+      } else if (entry.isFile() && isPageFileName(entry.name)) {
         yield rel;
       }
     }
@@ -220,7 +220,7 @@ export class WorkspaceFiles {
         if (entry.name.startsWith('.')) continue;
         const rel = relDir ? `${relDir}/${entry.name}` : entry.name;
         if (entry.isDirectory()) dirs.push(rel);
-        else if (entry.isFile() && !isPagePath(entry.name) && count++ < limit) yield rel;
+        else if (entry.isFile() && !isPageFileName(entry.name) && count++ < limit) yield rel;
       }
     }
   }

@@ -63,3 +63,11 @@ export function keepPageExtension(target: string, from: string): string {
   const trimmed = target.trim();
   return pageExtensionOf(trimmed) ? target : `${trimmed}${pageExtensionOf(from)}`;
 }
+
+/**
+ * Whether a file on disk is a page: its name ends in a page extension exactly as written
+ * (`a.md`, `a.mdx`; `README.MD` stays a plain file, as the API could not address it).
+ */
+export function isPageFileName(name: string): boolean {
+  return PAGE_EXTENSIONS.some((ext) => name.endsWith(ext));
+}

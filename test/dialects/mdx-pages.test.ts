@@ -112,9 +112,18 @@ describe('.mdx pages', () => {
   });
 
   it('keep their extension when written, moved and created', async () => {
-    const saved = await editPage(server, owner, ws, 'docs/guides/tabs.mdx', 'Tabs explained again, edited.\n');
+    const saved = await editPage(
+      server,
+      owner,
+      ws,
+      'docs/guides/tabs.mdx',
+      'Tabs explained again, edited.\n',
+    );
     expect(saved.path).toBe('docs/guides/tabs.mdx');
-    const onDisk = fs.readFileSync(path.join(server.dataDir, 'workspaces', ws.id, 'docs/guides/tabs.mdx'), 'utf8');
+    const onDisk = fs.readFileSync(
+      path.join(server.dataDir, 'workspaces', ws.id, 'docs/guides/tabs.mdx'),
+      'utf8',
+    );
     expect(onDisk).toContain('title: Tabs guide');
     expect(onDisk).toContain('Tabs explained again, edited.');
 
@@ -144,7 +153,10 @@ describe('.mdx pages', () => {
       const found = await server.request('GET', `/api/v1/workspaces/${ws.id}/search?q=zeppelin`, {
         token: owner.token,
       });
-      return found.status === 200 && found.body.results?.some((r: { path: string }) => r.path === 'docs/install.mdx');
+      return (
+        found.status === 200 &&
+        found.body.results?.some((r: { path: string }) => r.path === 'docs/install.mdx')
+      );
     }, 15_000);
   });
 
@@ -171,7 +183,9 @@ describe('.mdx pages', () => {
     const clash = await get(server, '/p/mdx/docs/clash');
     expect(clash.status).toBe(200);
     expect(clash.text).toContain('The Markdown one.');
-    const quality = await server.request('GET', `/api/v1/workspaces/${ws.id}/quality`, { token: owner.token });
+    const quality = await server.request('GET', `/api/v1/workspaces/${ws.id}/quality`, {
+      token: owner.token,
+    });
     expect(quality.status).toBe(200);
     const issues = quality.body.pages.flatMap((p: { issues: unknown[] }) => p.issues);
     expect(issues).toContainEqual(

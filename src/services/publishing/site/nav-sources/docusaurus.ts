@@ -158,7 +158,9 @@ export async function readDocusaurus(files: NavFiles, paths: readonly string[]):
             .replace(NUMBER_PREFIX, '')
             .toLowerCase();
           const bare = stripPageExtension(file);
-          return !shadowed.has(p) && isPagePath(file) && (bare === 'index' || bare === 'readme' || bare === name);
+          return (
+            !shadowed.has(p) && isPagePath(file) && (bare === 'index' || bare === 'readme' || bare === name)
+          );
         });
       },
       order: 'mixed',
