@@ -11,6 +11,7 @@ import {
   resolveRelativeHref,
   slugify,
   wikilinkTargetPath,
+  extensionlessPageTarget,
 } from './links.js';
 import { createRenderer } from './markdown.js';
 
@@ -83,6 +84,30 @@ describe('wikilinks and paths', () => {
       '# Title\n\n## Install `npm`\n\n## Install npm\n\nSetext\n------\n\n```\n# not a heading\n```\n\n## [Link](x.md) and **bold**';
     const rendered = createRenderer().render(body, { pagePath: 'a.md', resolveWikilink: () => null });
     expect(extractHeadingIds(body)).toEqual(['title', ...rendered.toc.map((t) => t.id)]);
+  });
+});
+
+describe('extension-less links (Docusaurus)', () => {
+  const pages = new Set([
+    'docs/intro.md',
+    'docs/install.mdx',
+    'docs/clash.md',
+    'docs/clash.mdx',
+    'docs/guides/index.mdx',
+  ]);
+  it.each([
+    ['./install', 'docs/install.mdx'],
+    ['install#npm', 'docs/install.mdx'],
+    ['clash', 'docs/clash.md'],
+    ['./guides/', 'docs/guides/index.mdx'],
+    ['/docs/intro', 'docs/intro.md'],
+    ['./missing', null],
+    ['./install.mdx', null],
+    ['logo.png', null],
+    ['https://example.com/install', null],
+    ['#install', null],
+  ])('%j from docs/intro.md -> %j', (href, expected) => {
+    expect(extensionlessPageTarget('docs/intro.md', href, pages)).toBe(expected);
   });
 });
 

@@ -80,6 +80,20 @@ export function resolvePageTarget(pagePath: string, existing: PathLookup): strin
 }
 
 /**
+ * The page a relative link without a file extension names, as Docusaurus reads such links
+ * (`./install` for `install.mdx` or `install.md`, `./guides` for `guides/index.mdx`), or
+ * null: a link with an extension, outside or only a fragment is not one.
+ */
+export function extensionlessPageTarget(fromPath: string, href: string, existing: PathLookup): string | null {
+  if (isExternalHref(href) || href.startsWith('#')) return null;
+  const resolved = resolveRelativeHref(fromPath, href)?.replace(/\/+$/, '');
+  if (!resolved || /\.[^/]*$/.test(resolved)) return null;
+  return (
+    pagePathCandidates(resolved).find((p) => existing.has(p)) ?? resolvePageTarget(`${resolved}.md`, existing)
+  );
+}
+
+/**
  * The site route of a page: `guides/setup.md` → `guides/setup`,
  * `guides/index.md` → `guides/`, `index.md` → ''. Append it to the site's base path.
  */

@@ -71,6 +71,9 @@ const sidebarLinks = (html: string): string[] =>
     ),
   ].map((m) => `${m[2]} -> ${m[1]}`);
 
+/** The page's own article, without the sidebar and the other chrome. */
+const article = (html = ''): string => /<article class="article">([\s\S]*?)<\/article>/.exec(html)?.[1] ?? '';
+
 const content = (rel: string) => `/api/v1/content/${ws.slug}/${rel}`;
 
 beforeAll(async () => {
@@ -173,7 +176,9 @@ describe('.mdx pages', () => {
       'Tabs guide -> /p/mdx/docs/guides/tabs',
     ]);
     const intro = await get(server, '/p/mdx/docs/intro');
-    expect(intro.text).toContain('href="/p/mdx/docs/install"');
+    expect(article(intro.text)).toContain('href="/p/mdx/docs/install"');
+    // Docusaurus's extension-less link names the page by its URL.
+    expect(article(intro.text)).toContain('href="/p/mdx/docs/guides/tabs"');
     // The file name with its extension redirects to the page's URL.
     const withExt = await fetch(`${server.url}/p/mdx/docs/install.mdx`, { redirect: 'manual' });
     expect([200, 301, 302, 308]).toContain(withExt.status);
@@ -203,5 +208,8 @@ describe('.mdx pages', () => {
     const install = files.get('docs/install.html')?.toString('utf8');
     expect(install).toContain('<strong>npm</strong>');
     expect(files.get('docs/clash.html')?.toString('utf8')).toContain('The Markdown one.');
+    const intro = article(files.get('docs/intro.html')?.toString('utf8'));
+    expect(intro).toContain('href="install.html"');
+    expect(intro).toContain('href="guides/tabs.html"');
   });
 });
