@@ -14,6 +14,7 @@ import {
   extensionlessPageTarget,
 } from './links.js';
 import { createRenderer } from './markdown.js';
+import { WikilinkResolver } from './wikilink-resolver.js';
 
 describe('slugify', () => {
   it('is stable, lower case and keeps letters of every script', () => {
@@ -108,6 +109,22 @@ describe('extension-less links (Docusaurus)', () => {
     ['#install', null],
   ])('%j from docs/intro.md -> %j', (href, expected) => {
     expect(extensionlessPageTarget('docs/intro.md', href, pages)).toBe(expected);
+  });
+});
+
+describe('wikilinks to .mdx pages', () => {
+  const resolver = new WikilinkResolver([
+    { path: 'docs/install.mdx', title: 'Install' },
+    { path: 'docs/clash.md' },
+    { path: 'docs/clash.mdx' },
+  ]);
+  it.each([
+    ['docs/install', 'docs/install.mdx'],
+    ['install', 'docs/install.mdx'],
+    ['docs/install.mdx', 'docs/install.mdx'],
+    ['docs/clash', 'docs/clash.md'],
+  ])('[[%s]] -> %s', (target, expected) => {
+    expect(resolver.resolve(wikilinkTargetPath(target)!)).toEqual({ path: expected });
   });
 });
 

@@ -14,7 +14,7 @@ import { isIndexPageName } from '../../../domain/page-extensions.js';
 /** A published page as the site sees it (live index row or frozen version entry). */
 export interface SitePage {
   id: string;
-  /** Workspace path, ending in `.md`. */
+  /** Workspace path, ending in `.md` or `.mdx`. */
   path: string;
   title: string;
   description: string;

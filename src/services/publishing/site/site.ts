@@ -1,6 +1,6 @@
 /**
  * The published site: `/p/<workspace>/` plus a
- * page's path without `.md`. Only published pages are served; members-only sites answer
+ * page's path without `.md` (or `.mdx`). Only published pages are served; members-only sites answer
  * 404 to anyone who is not a member. Documents are produced with a nonce placeholder and
  * cached with their ETag (site-context.ts keeps the workspace's state), so a request to a
  * public site reads nothing from the database; the HTTP adapter inserts the request's
