@@ -20,7 +20,7 @@ const page = (title: string, body: string) => `---\ntitle: ${title}\nstatus: pub
 const FILES: Record<string, string> = {
   'docusaurus.config.js':
     "module.exports = { presets: [['classic', { docs: { sidebarPath: './sidebars.js' } }]] };\n",
-  'sidebars.js': "module.exports = { docs: ['intro', 'install', 'guides/tabs'] };\n",
+  'sidebars.js': "module.exports = { docs: ['intro', 'install', 'guides/tabs', 'clash'] };\n",
   'docs/intro.md': page('Intro', 'Start with [the install](./install.mdx) or [tabs](guides/tabs).\n'),
   'docs/install.mdx': page(
     'Install',
@@ -174,6 +174,7 @@ describe('.mdx pages', () => {
       'Intro -> /p/mdx/docs/intro',
       'Install -> /p/mdx/docs/install',
       'Tabs guide -> /p/mdx/docs/guides/tabs',
+      'Clash in Markdown -> /p/mdx/docs/clash',
     ]);
     const intro = await get(server, '/p/mdx/docs/intro');
     expect(article(intro.text)).toContain('href="/p/mdx/docs/install"');

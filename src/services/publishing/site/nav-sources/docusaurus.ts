@@ -95,7 +95,10 @@ export async function readDocusaurus(files: NavFiles, paths: readonly string[]):
   if (!options) return findings.length ? { source: 'docusaurus', items: [], findings } : null;
   const { docsDir } = options;
   const prefix = docsDir ? `${docsDir}/` : '';
-  const docs = paths.filter((p) => p.startsWith(prefix));
+  // A `.mdx` beside a `.md` of the same name is not a doc: the `.md` has its id and URL.
+  const inDocs = paths.filter((p) => p.startsWith(prefix));
+  const shadowed = shadowedPagePaths(inDocs);
+  const docs = inDocs.filter((p) => !shadowed.has(p));
 
   // Frontmatter and _category_ files of the docs folder, read once.
   const meta = new Map<string, Record<string, unknown>>();
@@ -121,10 +124,8 @@ export async function readDocusaurus(files: NavFiles, paths: readonly string[]):
 
   // Doc ids: the path in the docs folder without extension (`.md` or `.mdx`) and number
   // prefixes; a frontmatter `id` replaces the file name. `a.md` wins over `a.mdx`.
-  const shadowed = shadowedPagePaths(docs);
   const byId = new Map<string, string>();
   for (const p of docs) {
-    if (shadowed.has(p)) continue;
     const segments = stripPageExtension(p.slice(prefix.length))
       .split('/')
       .map((s) => s.replace(NUMBER_PREFIX, ''));
@@ -158,9 +159,7 @@ export async function readDocusaurus(files: NavFiles, paths: readonly string[]):
             .replace(NUMBER_PREFIX, '')
             .toLowerCase();
           const bare = stripPageExtension(file);
-          return (
-            !shadowed.has(p) && isPagePath(file) && (bare === 'index' || bare === 'readme' || bare === name)
-          );
+          return isPagePath(file) && (bare === 'index' || bare === 'readme' || bare === name);
         });
       },
       order: 'mixed',
