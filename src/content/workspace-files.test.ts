@@ -129,6 +129,8 @@ describe('listPages and walk', () => {
     await put('b.md', '');
     await put('notes.txt', '');
     await put('README.MD', '');
+    await put('guides/tabs.mdx', '');
+    await put('guides/tabs.MDX.bak', '');
     await put('.git/HEAD.md', '');
     await put('.folio/workspace.md', '');
     await put('guides/.hidden.md', '');
@@ -144,6 +146,7 @@ describe('listPages and walk', () => {
       'b.md',
       'guides/advanced/deep.md',
       'guides/setup.md',
+      'guides/tabs.mdx',
       'guides/uploads/nested-is-fine.md',
       'index.md',
     ];

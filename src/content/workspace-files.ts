@@ -3,7 +3,7 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { conflict, invalid, notFound } from '../errors.js';
-import { isInside, resolveInside } from '../domain/paths.js';
+import { isInside, isPageFileName, resolveInside } from '../domain/paths.js';
 import { parsePageFile, serializePageFile } from '../domain/frontmatter.js';
 import { moveFileDurable, pruneEmptyDirs, removeFileDurable, writeFileAtomic } from './atomic-write.js';
 
@@ -171,7 +171,7 @@ export class WorkspaceFiles {
   }
 
   /**
-   * Yields the path of every page (`*.md` regular file), depth-first in name order. Skips
+   * Yields the path of every page (`*.md` or `*.mdx` regular file), depth-first in name order. Skips
    * hidden entries (`.git`, `.folio`, temp files), the top-level `uploads/` folder and
    * symlinks (a symlinked folder could loop or lead outside the root).
    */
@@ -193,7 +193,7 @@ export class WorkspaceFiles {
       const rel = relDir ? `${relDir}/${entry.name}` : entry.name;
       if (entry.isDirectory()) {
         if (rel !== UPLOADS_DIR) yield* this.walkDir(rel);
-      } else if (entry.isFile() && entry.name.endsWith('.md')) {
+      } else if (entry.isFile() && isPageFileName(entry.name)) {
         yield rel;
       }
     }
@@ -220,7 +220,7 @@ export class WorkspaceFiles {
         if (entry.name.startsWith('.')) continue;
         const rel = relDir ? `${relDir}/${entry.name}` : entry.name;
         if (entry.isDirectory()) dirs.push(rel);
-        else if (entry.isFile() && !entry.name.endsWith('.md') && count++ < limit) yield rel;
+        else if (entry.isFile() && !isPageFileName(entry.name) && count++ < limit) yield rel;
       }
     }
   }

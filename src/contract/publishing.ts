@@ -20,6 +20,7 @@ export const qualityIssueType = z.enum([
   'orphan_page',
   'unknown_component',
   'unsupported_icon',
+  'shadowed_page',
 ]);
 
 /** One finding on one page. */

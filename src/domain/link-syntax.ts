@@ -8,6 +8,7 @@
  * `wikilinks.ts` finds and rewrites links between pages, `render/links.ts` turns links into
  * lines, hrefs and routes for the published site and the quality checks.
  */
+import { isPagePath } from './page-extensions.js';
 
 /** The parts of `[[target#anchor|label]]`; `target` is '' for a same-page `[[#anchor]]`. */
 export interface WikilinkParts {
@@ -45,11 +46,11 @@ export function normalisePath(path: string): string | null {
   return out.join('/');
 }
 
-/** The page path a wikilink target names: workspace-relative, `.md` added when absent. */
+/** The page path a wikilink target names: workspace-relative, `.md` added when no page extension. */
 export function wikilinkTargetPath(target: string): string | null {
   const path = normalisePath(target);
   if (!path) return null;
-  return path.toLowerCase().endsWith('.md') ? path : `${path}.md`;
+  return isPagePath(path) ? path : `${path}.md`;
 }
 
 /** True for hrefs with a scheme (`https:`, `mailto:`) or protocol-relative (`//host`). */
@@ -92,10 +93,10 @@ export function resolveRelativeHref(fromPath: string, href: string): string | nu
   return resolved || null;
 }
 
-/** True for a relative link to a Markdown page (`../setup.md#install`). */
+/** True for a relative link to a Markdown or MDX page (`../setup.md#install`, `./tabs.mdx`). */
 export function isPageHref(href: string): boolean {
   if (isExternalHref(href) || href.startsWith('#')) return false;
-  return /\.md$/i.test(hrefPath(href));
+  return isPagePath(hrefPath(href));
 }
 
 /** Replaces every character but line breaks with a space, so offsets and lines survive. */

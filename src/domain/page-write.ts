@@ -18,7 +18,7 @@ import {
   serializePageFile,
 } from './frontmatter.js';
 import { patchFrontmatterText } from './frontmatter-patch.js';
-import { normalizePagePath } from './paths.js';
+import { normalizePagePath, stripPageExtension } from './paths.js';
 
 /** A page file as it is on disk: its bytes (as UTF-8 text) and their split into frontmatter and body. */
 export type CurrentPageFile = ParsedPageFile & { text: string };
@@ -154,7 +154,7 @@ export function replaceBody(file: { text: string; body: string }, body: string):
 
 /** The title a page gets from its path when none is given: `guides/getting-started.md` -> "Getting started". */
 export function titleFromPath(pagePath: string): string {
-  const stem = (pagePath.split('/').pop() ?? pagePath).replace(/\.md$/i, '');
+  const stem = stripPageExtension(pagePath.split('/').pop() ?? pagePath);
   const words = stem.replace(/[-_]+/g, ' ').trim() || stem;
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

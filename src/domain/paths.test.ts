@@ -5,7 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../errors.js';
 import {
   isInside,
+  isPagePath,
+  keepPageExtension,
   normalizePagePath,
+  shadowedPagePaths,
   normalizeUploadName,
   pageUrlPath,
   parentFolder,
@@ -40,6 +43,9 @@ describe('normalizePagePath', () => {
     ['guides/move', 'guides/move.md'],
     ['data/tree.md', 'data/tree.md'],
     ['a/uploads/reorder', 'a/uploads/reorder.md'],
+    ['docs/tabs.mdx', 'docs/tabs.mdx'],
+    ['docs/tabs.MDX', 'docs/tabs.mdx'],
+    ['/docs/index.mdx', 'docs/index.mdx'],
   ])('%j -> %j', (input, expected) => {
     expect(normalizePagePath(input)).toBe(expected);
   });
@@ -109,6 +115,8 @@ describe('pageUrlPath and parentFolder', () => {
     ['guides/index.md', 'guides'],
     ['guides/index-of-things.md', 'guides/index-of-things'],
     ['a/b/index.md', 'a/b'],
+    ['docs/tabs.mdx', 'docs/tabs'],
+    ['docs/index.mdx', 'docs'],
   ])('pageUrlPath(%j) = %j', (input, expected) => {
     expect(pageUrlPath(input)).toBe(expected);
   });
@@ -119,6 +127,23 @@ describe('pageUrlPath and parentFolder', () => {
     ['root.md', ''],
   ])('parentFolder(%j) = %j', (input, expected) => {
     expect(parentFolder(input)).toBe(expected);
+  });
+});
+
+describe('page extensions', () => {
+  it('takes .md and .mdx files as pages, and no other file', () => {
+    expect(['a.md', 'a.MD', 'b/c.mdx', 'c.Mdx'].every(isPagePath)).toBe(true);
+    expect(['a.mdxx', 'a.markdown', 'a.md.png', 'mdx'].some(isPagePath)).toBe(false);
+  });
+
+  it('names the .mdx pages a .md of the same name shadows', () => {
+    expect([...shadowedPagePaths(['a.md', 'a.mdx', 'b.mdx', 'c/a.mdx'])]).toEqual(['a.mdx']);
+  });
+
+  it('keeps a page extension on a move target that names none', () => {
+    expect(keepPageExtension('guides/renamed', 'docs/tabs.mdx')).toBe('guides/renamed.mdx');
+    expect(keepPageExtension('guides/renamed.md', 'docs/tabs.mdx')).toBe('guides/renamed.md');
+    expect(keepPageExtension('guides/renamed', 'docs/tabs.md')).toBe('guides/renamed.md');
   });
 });
 

@@ -1,6 +1,9 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { invalid } from '../errors.js';
+import { DEFAULT_PAGE_EXTENSION, pageExtensionOf, stripPageExtension } from './page-extensions.js';
+
+export * from './page-extensions.js';
 
 /**
  * Names the content API's own routes use right after the workspace (`/content/{ws}/uploads`,
@@ -26,7 +29,8 @@ const byteLength = (s: string): number => Buffer.byteLength(s, 'utf8');
 
 /**
  * Turns a client-supplied page path (with or without `.md`, optionally with one leading `/`)
- * into the canonical workspace-relative path: NFC, forward slashes, ending in lowercase `.md`.
+ * into the canonical workspace-relative path: NFC, forward slashes, ending in lowercase `.md`
+ * (or `.mdx` when the path given ends in `.mdx`: an MDX page keeps its extension).
  * Throws `invalid('path', …)` for anything that could escape the workspace, hide a file,
  * collide with a route or fail to check out on another OS.
  */
@@ -42,8 +46,8 @@ export function normalizePagePath(input: string): string {
   if (p.startsWith('/')) p = p.slice(1);
   if (p === '') throw invalid('path', 'Path must not be empty');
 
-  if (/\.md$/i.test(p)) p = p.slice(0, -3);
-  p += '.md';
+  const ext = pageExtensionOf(p) || DEFAULT_PAGE_EXTENSION;
+  p = stripPageExtension(p) + ext;
 
   const segments = p.split('/');
   for (const [i, segment] of segments.entries()) checkSegment(segment, i === 0, i === segments.length - 1);
@@ -61,7 +65,7 @@ function checkSegment(segment: string, isFirst: boolean, isLast: boolean): void 
   }
   if (FORBIDDEN_CHARS.test(segment))
     throw invalid('path', 'Path must not contain any of : * ? " < > | # [ ]');
-  const stem = isLast ? segment.slice(0, -3) : segment;
+  const stem = isLast ? stripPageExtension(segment) : segment;
   if (stem === '') throw invalid('path', 'Page name must not be empty');
   if (isFirst && RESERVED_NAMES.has(stem.toLowerCase())) {
     throw invalid('path', `"${stem}" is reserved at the top level of a workspace`);
@@ -72,12 +76,12 @@ function checkSegment(segment: string, isFirst: boolean, isLast: boolean): void 
 }
 
 /**
- * The URL path of a page on the published site: the canonical path without `.md`, and a
+ * The URL path of a page on the published site: the canonical path without `.md`/`.mdx`, and a
  * folder's `index.md` served as the folder itself (`guides/index.md` -> `guides`,
  * root `index.md` -> `''`). No leading or trailing slash.
  */
 export function pageUrlPath(pagePath: string): string {
-  const withoutExt = pagePath.replace(/\.md$/i, '');
+  const withoutExt = stripPageExtension(pagePath);
   if (withoutExt === 'index') return '';
   return withoutExt.endsWith('/index') ? withoutExt.slice(0, -'/index'.length) : withoutExt;
 }

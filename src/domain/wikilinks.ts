@@ -7,7 +7,7 @@ import {
   type DestinationToken,
   type WikilinkToken,
 } from './link-syntax.js';
-import { normalizePagePath } from './paths.js';
+import { isPagePath, normalizePagePath, stripPageExtension } from './paths.js';
 
 /** A link from a page body to another page of the same workspace. */
 export interface PageLink {
@@ -111,7 +111,7 @@ function wikiLink(token: WikilinkToken): ScannedLink | undefined {
   if (text === '' || (token.embed && ASSET_EXT.test(text))) return undefined;
   const target = tryNormalize(text.replace(/^\//, ''));
   if (!target) return undefined;
-  const hasMd = /\.md$/i.test(text);
+  const hasMd = isPagePath(text);
   const slash = text.startsWith('/') ? '/' : '';
   const link: ScannedLink = {
     kind: 'wiki',
@@ -121,7 +121,7 @@ function wikiLink(token: WikilinkToken): ScannedLink | undefined {
     start,
     end,
     relative: false,
-    format: (newTarget) => slash + (hasMd ? newTarget : newTarget.replace(/\.md$/, '')),
+    format: (newTarget) => slash + (hasMd ? newTarget : stripPageExtension(newTarget)),
   };
   if (token.anchor !== null) link.anchor = token.anchor;
   return link;

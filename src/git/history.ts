@@ -4,6 +4,7 @@
  * nothing here changes a ref, the index or the working tree, so callers need no lock.
  */
 import { GitError, runGit } from './git.js';
+import { isPagePath } from '../domain/page-extensions.js';
 
 /** A commit id as a client may give it: 7 to 40 hex digits. */
 export const COMMIT_ID_RE = /^[0-9a-f]{7,40}$/i;
@@ -258,13 +259,14 @@ export async function deletedFiles(
     rev,
     '--',
     '*.md',
+    '*.mdx',
   ]);
   const raws = parseLog(r.stdout);
   const deleted: DeletedPage[] = [];
   for (const raw of raws.slice(0, commits)) {
     for (const s of raw.status) {
       const path = s.paths[0];
-      if (s.code !== 'D' || path === undefined || !path.endsWith('.md')) continue;
+      if (s.code !== 'D' || path === undefined || !isPagePath(path)) continue;
       if (raw.message.split('\n').some((l) => l.trim().startsWith(`docs: move ${path} to `))) continue;
       const { status: _status, ...commit } = raw;
       deleted.push({ ...commit, path });

@@ -11,8 +11,10 @@ import {
   resolveRelativeHref,
   slugify,
   wikilinkTargetPath,
+  extensionlessPageTarget,
 } from './links.js';
 import { createRenderer } from './markdown.js';
+import { WikilinkResolver } from './wikilink-resolver.js';
 
 describe('slugify', () => {
   it('is stable, lower case and keeps letters of every script', () => {
@@ -83,6 +85,46 @@ describe('wikilinks and paths', () => {
       '# Title\n\n## Install `npm`\n\n## Install npm\n\nSetext\n------\n\n```\n# not a heading\n```\n\n## [Link](x.md) and **bold**';
     const rendered = createRenderer().render(body, { pagePath: 'a.md', resolveWikilink: () => null });
     expect(extractHeadingIds(body)).toEqual(['title', ...rendered.toc.map((t) => t.id)]);
+  });
+});
+
+describe('extension-less links (Docusaurus)', () => {
+  const pages = new Set([
+    'docs/intro.md',
+    'docs/install.mdx',
+    'docs/clash.md',
+    'docs/clash.mdx',
+    'docs/guides/index.mdx',
+  ]);
+  it.each([
+    ['./install', 'docs/install.mdx'],
+    ['install#npm', 'docs/install.mdx'],
+    ['clash', 'docs/clash.md'],
+    ['./guides/', 'docs/guides/index.mdx'],
+    ['/docs/intro', 'docs/intro.md'],
+    ['./missing', null],
+    ['./install.mdx', null],
+    ['logo.png', null],
+    ['https://example.com/install', null],
+    ['#install', null],
+  ])('%j from docs/intro.md -> %j', (href, expected) => {
+    expect(extensionlessPageTarget('docs/intro.md', href, pages)).toBe(expected);
+  });
+});
+
+describe('wikilinks to .mdx pages', () => {
+  const resolver = new WikilinkResolver([
+    { path: 'docs/install.mdx', title: 'Install' },
+    { path: 'docs/clash.md' },
+    { path: 'docs/clash.mdx' },
+  ]);
+  it.each([
+    ['docs/install', 'docs/install.mdx'],
+    ['install', 'docs/install.mdx'],
+    ['docs/install.mdx', 'docs/install.mdx'],
+    ['docs/clash', 'docs/clash.md'],
+  ])('[[%s]] -> %s', (target, expected) => {
+    expect(resolver.resolve(wikilinkTargetPath(target)!)).toEqual({ path: expected });
   });
 });
 

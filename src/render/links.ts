@@ -17,6 +17,7 @@ import {
   wikilinkTargetPath,
   type LinkToken,
 } from '../domain/link-syntax.js';
+import { pagePathCandidates, stripPageExtension } from '../domain/page-extensions.js';
 
 export {
   isExternalHref,
@@ -69,13 +70,27 @@ export function uniqueSlug(slug: string, taken: Set<string>, next = new Map<stri
 }
 
 /**
- * Finds the existing page a link path means: `x.md` itself, else `x/index.md` (a link to
- * a folder). Null when neither exists.
+ * Finds the existing page a link path means: `x.md` itself, else `x/index.md` or
+ * `x/index.mdx` (a link to a folder). Null when none exists.
  */
 export function resolvePageTarget(pagePath: string, existing: PathLookup): string | null {
   if (existing.has(pagePath)) return pagePath;
-  const folderIndex = `${pagePath.replace(/\.md$/i, '')}/index.md`;
-  return existing.has(folderIndex) ? folderIndex : null;
+  const folder = stripPageExtension(pagePath);
+  return pagePathCandidates(`${folder}/index`).find((p) => existing.has(p)) ?? null;
+}
+
+/**
+ * The page a relative link without a file extension names, as Docusaurus reads such links
+ * (`./install` for `install.mdx` or `install.md`, `./guides` for `guides/index.mdx`), or
+ * null: a link with an extension, outside or only a fragment is not one.
+ */
+export function extensionlessPageTarget(fromPath: string, href: string, existing: PathLookup): string | null {
+  if (isExternalHref(href) || href.startsWith('#')) return null;
+  const resolved = resolveRelativeHref(fromPath, href)?.replace(/\/+$/, '');
+  if (!resolved || /\.[^/]*$/.test(resolved)) return null;
+  return (
+    pagePathCandidates(resolved).find((p) => existing.has(p)) ?? resolvePageTarget(`${resolved}.md`, existing)
+  );
 }
 
 /**
@@ -83,7 +98,7 @@ export function resolvePageTarget(pagePath: string, existing: PathLookup): strin
  * `guides/index.md` → `guides/`, `index.md` → ''. Append it to the site's base path.
  */
 export function pageRoute(pagePath: string): string {
-  const bare = pagePath.replace(/\.md$/i, '');
+  const bare = stripPageExtension(pagePath);
   if (bare === 'index') return '';
   return bare.endsWith('/index') ? bare.slice(0, -'index'.length) : bare;
 }

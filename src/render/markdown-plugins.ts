@@ -17,6 +17,7 @@ import {
   wikilinkTargetPath,
   type WikilinkParts,
 } from './links.js';
+import { stripPageExtension } from '../domain/page-extensions.js';
 
 /** What the render rules read from markdown-it's per-render `env`. */
 export interface PluginEnv {
@@ -187,10 +188,10 @@ function wikilinkRule(state: StateInline, silent: boolean): boolean {
   return true;
 }
 
-/** Label shown for a wikilink without `|label`: the target as written, minus `.md`. */
+/** Label shown for a wikilink without `|label`: the target as written, minus `.md` or `.mdx`. */
 function wikilinkLabel({ target, anchor, label }: WikilinkParts): string {
   if (label) return label;
-  const page = target.replace(/\.md$/i, '');
+  const page = stripPageExtension(target);
   return anchor ? (page ? `${page}#${anchor}` : anchor) : page;
 }
 

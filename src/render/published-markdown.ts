@@ -20,6 +20,7 @@ import {
   type PathLookup,
 } from './links.js';
 import { WikilinkResolver } from './wikilink-resolver.js';
+import { stripPageExtension } from '../domain/page-extensions.js';
 
 /** Everything the rewrite knows of the site; plain data, so a worker thread can receive it. */
 export interface MarkdownLinkTable {
@@ -128,7 +129,7 @@ export function rewritePublishedMarkdown(body: string, pagePath: string, links: 
   for (const token of scanLinks(body)) {
     if (token.kind === 'wikilink') {
       if (token.embed) continue;
-      const label = (token.label ?? (token.target || token.anchor || '')).replace(/\.md$/i, '');
+      const label = stripPageExtension(token.label ?? (token.target || token.anchor || ''));
       const fragment = token.anchor ? `#${slugify(token.anchor)}` : '';
       const targetPath = token.target ? wikilinkTargetPath(token.target) : pagePath;
       const found = targetPath ? links.wikilinks.resolvePath(targetPath) : null;

@@ -13,6 +13,7 @@ import {
 } from './links.js';
 import { WikilinkResolver } from './wikilink-resolver.js';
 import { blockAnchors, dialectFindings } from './dialect-quality.js';
+import { isPagePath, shadowedPagePaths, stripPageExtension } from '../domain/page-extensions.js';
 
 /** Issue kinds, stable strings for API consumers. */
 export type QualityIssueType =
@@ -26,7 +27,8 @@ export type QualityIssueType =
   | 'missing_alt'
   | 'orphan_page'
   | 'unknown_component'
-  | 'unsupported_icon';
+  | 'unsupported_icon'
+  | 'shadowed_page';
 
 /** One finding on one page. */
 export interface QualityIssue {
@@ -49,7 +51,7 @@ export interface PageQualityInput {
   body: string;
   /** Ids of this page's own headings (for `#anchor` links); default: derived from the body. */
   headingsById?: PathLookup;
-  /** Every page path in the workspace (`.md`). */
+  /** Every page path in the workspace (`.md`, `.mdx`). */
   existingPaths: PathLookup;
   /** Resolves wikilinks by path, file name and title; default: by path among `existingPaths` only. */
   wikilinks?: WikilinkResolver;
@@ -96,6 +98,7 @@ const PENALTIES: Record<QualityIssueType, number> = {
   orphan_page: 10,
   unknown_component: 3,
   unsupported_icon: 2,
+  shadowed_page: 10,
 };
 
 const SEVERITY: Record<QualityIssueType, 'error' | 'warning'> = {
@@ -110,6 +113,7 @@ const SEVERITY: Record<QualityIssueType, 'error' | 'warning'> = {
   orphan_page: 'warning',
   unknown_component: 'warning',
   unsupported_icon: 'warning',
+  shadowed_page: 'warning',
 };
 
 const STRUCTURAL_LINE = /^\s*(?:#{1,6}\s|[-*+]\s|\d+[.)]\s|\|)/;
@@ -126,7 +130,7 @@ export function markdownToPlainText(markdown: string): string {
     .replace(/!\[\[[^[\]]*\]\]|!\[[^[\]]*\]\([^()]*\)/g, ' ')
     .replace(/\[\[([^[\]|]*)\|([^[\]]*)\]\]/g, '$2')
     .replace(/\[\[([^[\]#|]*)(?:[#|][^[\]]*)?\]\]/g, (_m, t: string) =>
-      (t.split('/').pop() ?? '').replace(/\.md$/i, ''),
+      stripPageExtension(t.split('/').pop() ?? ''),
     )
     .replace(/^ {0,3}\[[^\]]+\]:\s*\S+.*$/gm, ' ')
     .replace(/\[\^[^[\]]*\]/g, ' ')
@@ -205,7 +209,7 @@ function hasAnchor(anchors: PathLookup, anchor: string): boolean {
 }
 
 /**
- * Checks one page: dead internal links (wikilinks and relative `.md` links), missing
+ * Checks one page: dead internal links (wikilinks and relative `.md`/`.mdx` links), missing
  * `#anchors` on the target page (or this page), missing title or description, empty or
  * short body (< {@link SHORT_PAGE_WORDS} words) and images without alt text. External
  * links and links to non-page files are not checked (no I/O here).
@@ -241,7 +245,7 @@ export function analysePage(input: PageQualityInput): PageQualityReport {
         issues.push(issue('missing_anchor', path, `No heading "#${link.anchor}" on this page`, at));
       continue;
     }
-    const isPageLink = link.kind === 'wikilink' || /\.md$/i.test(link.targetPath ?? '');
+    const isPageLink = link.kind === 'wikilink' || isPagePath(link.targetPath ?? '');
     if (!isPageLink) continue;
     const resolution =
       link.kind === 'wikilink' && link.targetPath && input.wikilinks
@@ -290,7 +294,7 @@ function pageScore(issues: QualityIssue[]): number {
 }
 
 function isRootPage(path: string): boolean {
-  return /(?:^|\/)(?:index|readme)\.md$/i.test(path);
+  return /(?:^|\/)(?:index|readme)\.mdx?$/i.test(path);
 }
 
 /** One page for {@link analyseWorkspace}. */
@@ -306,7 +310,8 @@ export interface WorkspacePageInput {
 /**
  * Checks every page and adds orphans: pages no other page links to, except index and
  * README pages (folder and site roots, reached through navigation) and a workspace's
- * only page.
+ * only page; and names each `.mdx` page a `.md` of the same name shadows (one URL, the
+ * `.md` is served).
  *
  * Score formula (0–100, higher is better):
  *   page score      = max(0, 100 − Σ penalties of its issues), penalties: dead or ambiguous link 15,
@@ -344,6 +349,15 @@ export function analyseWorkspace(pages: WorkspacePageInput[]): WorkspaceQualityR
       report.issues.push(issue('orphan_page', report.path, 'No other page links to this page'));
       report.score = pageScore(report.issues);
     }
+  }
+
+  const shadowed = shadowedPagePaths(existingPaths);
+  for (const report of reports) {
+    if (!shadowed.has(report.path)) continue;
+    const winner = `${stripPageExtension(report.path)}.md`;
+    const message = `${winner} has the same name and URL; the site serves it, not this page`;
+    report.issues.push(issue('shadowed_page', report.path, message, { target: winner }));
+    report.score = pageScore(report.issues);
   }
 
   const issues = reports.flatMap((r) => r.issues);

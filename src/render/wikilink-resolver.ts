@@ -1,11 +1,12 @@
 /**
  * Which page a wikilink means. Writers coming from Obsidian link by file name
  * (`[[deployment]]`) or by title (`[[Configuration reference]]`) as often as by path, so
- * a target is looked up by workspace path first (`x.md`, then `x/index.md`), then by file
+ * a target is looked up by workspace path first (`x.md`, `x.mdx`, then `x/index.md`), then by file
  * name, then by title, both case-insensitive. A name or title that several pages share
  * resolves to none of them: the link shows as missing and the quality scan names the
  * candidates, rather than the reader landing on a page picked at random.
  */
+import { pageExtensionOf, stripPageExtension } from '../domain/page-extensions.js';
 import { resolvePageTarget } from './links.js';
 
 /** A page as the resolver needs it. */
@@ -35,7 +36,7 @@ export class WikilinkResolver {
     this.paths = new Set();
     for (const page of pages) {
       this.paths.add(page.path);
-      const file = page.path.slice(page.path.lastIndexOf('/') + 1).replace(/\.md$/i, '');
+      const file = stripPageExtension(page.path.slice(page.path.lastIndexOf('/') + 1));
       addTo(this.byName, file, page.path);
       if (page.title?.trim()) addTo(this.byTitle, page.title, page.path);
     }
@@ -46,9 +47,11 @@ export class WikilinkResolver {
    * `wikilinkTargetPath` makes of `[[target]]`).
    */
   resolve(targetPath: string): WikilinkResolution {
-    const exact = resolvePageTarget(targetPath, this.paths);
+    const text = stripPageExtension(targetPath);
+    const exact =
+      resolvePageTarget(targetPath, this.paths) ??
+      (pageExtensionOf(targetPath) === '.md' ? resolvePageTarget(`${text}.mdx`, this.paths) : null);
     if (exact) return { path: exact };
-    const text = targetPath.replace(/\.md$/i, '');
     // A file name has no folder in it; a target with a slash can only be a path or a title.
     const candidates = [
       text.includes('/') ? undefined : this.byName.get(key(text)),

@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { loadPageEarly } from './api/page-loads';
 import { meQuery, treeQuery, workspacesQuery } from './api/queries';
+import { isPagePath } from '../../src/domain/page-extensions';
 
 /** The editor and CodeMirror: a chunk of their own, loaded when a page is opened. */
 export const loadEditorPane = () => import('./editor/editor-pane');
@@ -18,7 +19,7 @@ export function prefetchForLocation(client: QueryClient, pathname: string): void
   void client.prefetchQuery(workspacesQuery);
   void client.prefetchQuery(treeQuery(decodeURIComponent(slug)));
   const pagePath = rest.map(decodeURIComponent).join('/');
-  if (!pagePath.endsWith('.md')) return;
+  if (!isPagePath(pagePath)) return;
   void loadEditorPane();
   loadPageEarly(decodeURIComponent(slug), pagePath);
 }

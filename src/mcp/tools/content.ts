@@ -6,7 +6,9 @@ import { defineTool } from '../tool.js';
 const pagePath = z
   .string()
   .min(1)
-  .describe('Page path inside the workspace, e.g. "guides/setup.md" (".md" may be omitted).');
+  .describe(
+    'Page path inside the workspace, e.g. "guides/setup.md" (".md" may be omitted; ".mdx" pages keep it).',
+  );
 
 /**
  * Tools name the Markdown body `content`, as svc_read_page answers it (HTTP takes `body`

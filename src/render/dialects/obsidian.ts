@@ -9,6 +9,7 @@
 import type MarkdownIt from 'markdown-it';
 import type { StateCore, StateInline, Token } from 'markdown-it';
 import { parseWikilink } from '../links.js';
+import { isPagePath } from '../../domain/page-extensions.js';
 
 /** Size and alt text of an attachment embed: `|300`, `|300x200` or `|alt text`. */
 export interface EmbedOptions {
@@ -20,9 +21,9 @@ export interface EmbedOptions {
 /** File extensions Obsidian shows inline as images. */
 export const IMAGE_EXTENSIONS = /\.(?:png|jpe?g|gif|svg|webp|avif|bmp)$/i;
 
-/** True when an embed target names a file other than a note (`x.png`, `x.pdf`, not `x` or `x.md`). */
+/** True when an embed target names a file other than a note (`x.png`, `x.pdf`, not `x`, `x.md` or `x.mdx`). */
 export function isFileEmbed(target: string): boolean {
-  return /\.[a-z0-9]{1,8}$/i.test(target) && !/\.md$/i.test(target);
+  return /\.[a-z0-9]{1,8}$/i.test(target) && !isPagePath(target);
 }
 
 /** Parses the `|…` of an attachment embed. */

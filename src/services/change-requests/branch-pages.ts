@@ -3,7 +3,7 @@ import { type PageFile, WorkspaceFiles } from '../../content/workspace-files.js'
 import type { Actor } from '../../domain/actor.js';
 import { parsePageFile, readPageMeta } from '../../domain/frontmatter.js';
 import { planPageWrite } from '../../domain/page-write.js';
-import { normalizePagePath } from '../../domain/paths.js';
+import { keepPageExtension, normalizePagePath } from '../../domain/paths.js';
 import { relinkMovedPage } from '../../domain/wikilinks.js';
 import { atLeast, CAN, type Requirement } from '../../domain/policy.js';
 import { AppError, conflict, invalid, notFound } from '../../errors.js';
@@ -150,7 +150,7 @@ export function createBranchPages(ctx: RequestContext) {
      */
     async move(actor, workspace, from, to) {
       const at = await locate(actor, workspace, number, from, CAN.edit);
-      const target = normalizePagePath(to);
+      const target = normalizePagePath(keepPageExtension(to, at.path));
       await commitChange(actor, at, `docs: move ${at.path} to ${target}`, async () => {
         const page = await at.files.read(at.path);
         if (!page) throw notFound('Page');

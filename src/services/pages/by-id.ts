@@ -10,6 +10,7 @@ import type { PageRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
 import type { CreatePageByIdInput, ListPagesByIdInput, UpdatePageByIdInput } from './by-id-inputs.js';
 import type { PagesService } from './pages.js';
+import { isIndexPageName, stripPageExtension } from '../../domain/page-extensions.js';
 
 /** Layout C's page list item. */
 export interface PageByIdItem {
@@ -41,7 +42,7 @@ export interface PageById extends PageByIdItem {
  */
 function parentCandidates(path: string): string[] {
   let folder = parentFolder(path);
-  if (path === 'index.md' || path.endsWith('/index.md')) {
+  if (isIndexPageName(path.slice(path.lastIndexOf('/') + 1))) {
     if (folder === '') return [];
     folder = parentFolder(folder);
     const own = parentFolder(path);
@@ -52,9 +53,8 @@ function parentCandidates(path: string): string[] {
 
 /** The folder a new child of the page at `path` goes into. */
 function childFolder(path: string): string {
-  if (path === 'index.md') return '';
-  if (path.endsWith('/index.md')) return parentFolder(path);
-  return path.replace(/\.md$/i, '');
+  if (isIndexPageName(path.slice(path.lastIndexOf('/') + 1))) return parentFolder(path);
+  return stripPageExtension(path);
 }
 
 /**
@@ -91,7 +91,7 @@ export function createPagesById(deps: { store: Store; access: AccessService; pag
   const item = (row: PageRow, authors: Map<string, string | null>): PageByIdItem => ({
     id: row.id,
     title: row.title,
-    slug: (row.path.split('/').pop() ?? row.path).replace(/\.md$/i, ''),
+    slug: stripPageExtension(row.path.split('/').pop() ?? row.path),
     description: row.description,
     path: row.path,
     tags: JSON.parse(row.tags) as string[],

@@ -9,6 +9,7 @@ import * as pagesTable from '../../store/repositories/pages.js';
 import type { PageRow } from '../../store/schema.js';
 import type { AccessService } from '../access.js';
 import type { PagesService } from './pages.js';
+import { pagePathCandidates } from '../../domain/page-extensions.js';
 
 /** One line of the manifest: a cheap map of a workspace for agents. */
 export interface ManifestEntry {
@@ -81,8 +82,10 @@ export function createPageDiscovery(deps: {
       const { workspaceId, rows } = await visible(actor, workspace);
       const byPath = new Map(rows.map((row) => [row.path, row]));
       const folder = parentFolder(path);
-      const parentIndex = folder ? `${folder}/index.md` : 'index.md';
-      const parent = parentIndex !== path ? byPath.get(parentIndex) : undefined;
+      const parent = pagePathCandidates(folder ? `${folder}/index` : 'index')
+        .filter((candidate) => candidate !== path)
+        .map((candidate) => byPath.get(candidate))
+        .find((row) => row !== undefined);
       const siblings = rows.filter((row) => parentFolder(row.path) === folder && row.path !== path);
       const outgoing = new Set(extractLinks(page.content, path).map((link) => link.target));
       const linked = [...outgoing].flatMap((target) => {

@@ -1,6 +1,6 @@
 import { MoveJournal, workspaceMovesDir } from '../../content/move-journal.js';
 import type { Actor } from '../../domain/actor.js';
-import { normalizePagePath } from '../../domain/paths.js';
+import { keepPageExtension, normalizePagePath } from '../../domain/paths.js';
 import { CAN } from '../../domain/policy.js';
 import { relinkMovedPage } from '../../domain/wikilinks.js';
 import { AppError } from '../../errors.js';
@@ -36,8 +36,8 @@ export async function movePage(
   author?: CommitAuthor,
 ): Promise<PageObject> {
   const loc = await ctx.locate(actor, workspace, rawFrom, CAN.edit);
-  const to = normalizePagePath(rawTo);
   const from = loc.path;
+  const to = normalizePagePath(keepPageExtension(rawTo, from));
   const { clock, searchIndex, events, logger } = ctx.deps;
   const actorId = actorIdOf(actor);
   // Set once the page is at `to` but the move is unfinished: its journal record is kept.

@@ -9,6 +9,7 @@ import type { PageRow } from '../../store/schema.js';
 import { actorIdOf, record } from '../activity.js';
 import type { PageContext } from './context.js';
 import { defaultStatusOf, inSync, rowFor } from './page-object.js';
+import { isIndexPageName } from '../../domain/page-extensions.js';
 
 /** The API's tree node. Folders have `page_id: null`. */
 export interface TreeNode {
@@ -93,7 +94,7 @@ export function buildTree(rows: readonly TreeRow[]): TreeNode[] {
       sort_order: row.sort_order,
       children: [],
     });
-    if (folder && name === 'index.md') {
+    if (folder && isIndexPageName(name)) {
       folder.title = row.title;
       folder.sort_order = row.sort_order;
     }

@@ -15,6 +15,7 @@ import type { SiteContext } from './site/context.js';
 import type { SiteSource } from './site/source.js';
 import { encodePath, type Chrome, type SiteRenderer } from './site/render.js';
 import { LIVE_VERSION_SLUG } from './versions.js';
+import { stripPageExtension } from '../../domain/page-extensions.js';
 
 /** `?version=` of an export: a version's slug, or `latest` for the live pages. */
 export const exportInput = z.object({ version: z.string().trim().min(1).max(200).optional() });
@@ -32,8 +33,8 @@ const EXPORT_SEARCH_INDEX = 'search-index.js';
 export const exportIconOf = (favicon: string | null, theme: ThemeName): string =>
   favicon ? `_assets/${favicon}` : `_assets/favicon-${theme}.svg`;
 
-/** The ZIP file of a page: its path with `.html` (`guides/index.md` → `guides/index.html`). */
-export const exportFileOf = (pagePath: string): string => pagePath.replace(/\.md$/i, '.html');
+/** The ZIP file of a page: its path with `.html` (`guides/index.md` → `guides/index.html`, `a.mdx` → `a.html`). */
+export const exportFileOf = (pagePath: string): string => `${stripPageExtension(pagePath)}.html`;
 const folderFileOf = (folder: string): string => (folder ? `${folder}/index.html` : 'index.html');
 
 /**

@@ -19,6 +19,7 @@ import { actorIdOf, record } from '../activity.js';
 import type { Clock } from '../../lib/clock.js';
 import { ULID_RE } from '../pages/reconcile.js';
 import type { SyncState, SyncStatus } from './state.js';
+import { isPagePath } from '../../domain/page-extensions.js';
 
 /** The API's conflict record, with its `id`. */
 export interface ConflictRecord {
@@ -292,7 +293,7 @@ export function createSyncConflicts(deps: {
           row.resolved_at ? 'The conflict was resolved' : `The ${version} side deleted the file`,
         );
       }
-      return { text, markdown: row.path.endsWith('.md') };
+      return { text, markdown: isPagePath(row.path) };
     },
 
     /** Closes a conflict a user resolved through Folio (the caller records the activity with the merge). */

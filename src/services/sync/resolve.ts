@@ -17,6 +17,7 @@ import { updatePageInput } from '../pages/page-inputs.js';
 import type { PagesService } from '../pages/pages.js';
 import { recordResolved, type resolveConflictInput, type SyncConflicts } from './conflicts.js';
 import type { SyncEngine } from './engine.js';
+import { isPagePath } from '../../domain/page-extensions.js';
 
 export interface ConflictResolutionDeps {
   store: Store;
@@ -128,7 +129,7 @@ export function createConflictResolution(deps: ConflictResolutionDeps) {
       // "ours" keeps the local file as it is now (edits made since the conflict included): nothing to write.
       if (input.resolution !== 'ours') {
         const text = await chosenText(row, input);
-        if (row.path.endsWith('.md')) await writePage(actor, workspace, row.path, text);
+        if (isPagePath(row.path)) await writePage(actor, workspace, row.path, text);
         else await writeFile(workspace, row.path, text);
       }
       const resolution: 'ours' | 'theirs' | 'content' =

@@ -18,6 +18,7 @@ const ISSUE_NAMES: Readonly<Record<string, string>> = {
   short_page: 'Very short pages',
   missing_alt: 'Images without alt text',
   orphan_page: 'Pages nothing links to',
+  shadowed_page: '.mdx pages a .md of the same name hides',
 };
 
 /**

@@ -26,6 +26,7 @@ import type { PageSession, SessionState } from './page-session';
 const MergePanel = lazy(() => import('./merge-panel').then((m) => ({ default: m.MergePanel })));
 import { SaveStatus } from './save-status';
 import { pageKeys } from '../api/query-keys';
+import { pageRoute } from '../../../src/render/links';
 
 export interface EditorPaneProps {
   slug: string;
@@ -127,7 +128,7 @@ function OpenPage({
     saveMode(userId, next);
     setMode(next);
   };
-  const viewOnSite = published ? `/p/${slug}/${path.replace(/(^|\/)index\.md$|\.md$/, '')}` : null;
+  const viewOnSite = published ? `/p/${slug}/${pageRoute(path)}` : null;
 
   return (
     <div className="page-view">

@@ -7,6 +7,7 @@ import { Field } from '../ui/field';
 import { FormError } from '../ui/form-error';
 import { joinPath } from './tree-model';
 import { pageKeys, treeKeys } from '../api/query-keys';
+import { keepPageExtension } from '../../../src/domain/page-extensions';
 
 interface MoveDialogProps {
   slug: string;
@@ -35,7 +36,7 @@ export function MoveDialog({ slug, path, folders, rename = false, onMoved, onClo
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     let name = String(new FormData(event.currentTarget).get('name')).trim();
-    if (!name.endsWith('.md')) name += '.md';
+    name = keepPageExtension(name, path);
     move.mutate(joinPath(folder, name));
   };
   return (

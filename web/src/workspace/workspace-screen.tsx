@@ -23,6 +23,7 @@ import { usePageNavigation } from './use-page-navigation';
 import { useTreeOrganise } from './use-tree-organise';
 import { WorkspaceSwitcher } from './workspace-switcher';
 import { treeKeys } from '../api/query-keys';
+import { isPagePath } from '../../../src/domain/page-extensions';
 
 const EditorPane = lazy(loadEditorPane);
 
@@ -45,7 +46,7 @@ function findTitle(nodes: readonly TreeNode[], path: string): string | undefined
 /** `/w/<slug>` and `/w/<slug>/<page path>`: the tree beside the open page. */
 export function WorkspaceScreen() {
   const { slug = '', '*': rest = '' } = useParams();
-  const pagePath = rest.endsWith('.md') ? rest : null;
+  const pagePath = isPagePath(rest) ? rest : null;
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const workspaces = useWorkspaces();

@@ -20,6 +20,7 @@ import {
   splitHref,
 } from '../../../render/links.js';
 import { describeUpload, MAX_UPLOAD_BYTES, type ServedUpload } from '../../pages/uploads.js';
+import { isPagePath } from '../../../domain/page-extensions.js';
 
 const safeDecode = (text: string): string => {
   try {
@@ -38,7 +39,7 @@ export function isServableAssetPath(path: string): boolean {
     normal === path &&
     path !== '' &&
     !path.split('/').some((segment) => segment.startsWith('.')) &&
-    !/\.md$/i.test(path)
+    !isPagePath(path)
   );
 }
 
@@ -114,7 +115,7 @@ export async function openAsset(files: WorkspaceFiles, path: string): Promise<Se
 export function assetForHref(index: AssetIndex, pagePath: string, href: string): string | null {
   if (!href || isExternalHref(href) || href.startsWith('#')) return null;
   const resolved = resolveRelativeHref(pagePath, href);
-  if (!resolved || /\.md$/i.test(resolved)) return null;
+  if (!resolved || isPagePath(resolved)) return null;
   if (index.paths.has(resolved)) return resolved;
   const path = safeDecode(splitHref(href).path.split('?')[0] ?? '');
   if (path.startsWith('/')) {

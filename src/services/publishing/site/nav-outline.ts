@@ -6,6 +6,7 @@
  */
 import { folderOfPath, readingOrder, type SiteFolder, type SiteMap, type SitePage } from './nav.js';
 import { labelOf, type OutlineItem } from './nav-sources/outline.js';
+import { isIndexPageName } from '../../../domain/page-extensions.js';
 
 /** Builds the site map from an outline over the published pages. */
 export function siteMapFromOutline(
@@ -29,8 +30,8 @@ export function siteMapFromOutline(
   };
 
   // The home page: the workspace's own index.md when the navigation lists it at the top.
-  const home = items.find((i) => i.kind === 'page' && i.path === 'index.md');
-  if (home) root.index = take('index.md');
+  const home = items.find((i) => i.kind === 'page' && isIndexPageName(i.path));
+  if (home && home.kind === 'page') root.index = take(home.path);
 
   const fill = (folder: SiteFolder, list: readonly OutlineItem[], ancestors: SiteFolder[]): void => {
     for (const item of list) {

@@ -9,11 +9,12 @@ import { escapeHtml, safeHref } from '../../../render/escape.js';
 import type { LinkRef, NavNode } from '../../../render/layout.js';
 import { titleFromPath } from '../../pages/page-object.js';
 import { buildTree, type TreeNode } from '../../pages/tree.js';
+import { isIndexPageName } from '../../../domain/page-extensions.js';
 
 /** A published page as the site sees it (live index row or frozen version entry). */
 export interface SitePage {
   id: string;
-  /** Workspace path, ending in `.md`. */
+  /** Workspace path, ending in `.md` or `.mdx`. */
   path: string;
   title: string;
   description: string;
@@ -91,7 +92,7 @@ export function buildSiteMap(pages: readonly SitePage[], rootTitle: string): Sit
     folders.set(path, folder);
     for (const node of [...nodes].sort(folderFirst)) {
       if (node.type === 'folder') {
-        const hasIndex = node.children.some((c) => c.type === 'page' && c.name === 'index.md');
+        const hasIndex = node.children.some((c) => c.type === 'page' && isIndexPageName(c.name));
         // A folder without an index page is named after itself, made readable.
         const name = hasIndex ? node.title : titleFromPath(`${node.name}.md`);
         folder.entries.push({ kind: 'folder', folder: folderOf(node.path, name, node.children) });
@@ -99,7 +100,7 @@ export function buildSiteMap(pages: readonly SitePage[], rootTitle: string): Sit
       }
       const page = node.page_id ? byId.get(node.page_id) : undefined;
       if (!page) continue;
-      if (node.name === 'index.md') folder.index = page;
+      if (isIndexPageName(node.name)) folder.index = page;
       else folder.entries.push({ kind: 'page', page });
     }
     return folder;
@@ -242,7 +243,7 @@ export function breadcrumbs(map: SiteMap, linker: Linker, loc: SiteLocation): Li
   const own =
     'folder' in loc
       ? loc.folder
-      : here.endsWith('/index.md') || here === 'index.md'
+      : isIndexPageName(here.slice(here.lastIndexOf('/') + 1))
         ? folderOfPath(here)
         : null;
   const parts = ('folder' in loc ? loc.folder : folderOfPath(here)).split('/').filter(Boolean);

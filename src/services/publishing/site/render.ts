@@ -7,7 +7,7 @@
 import { contentHash } from '../../../domain/frontmatter.js';
 import { renderSitePage, type ShellInput } from '../../../render/layout.js';
 import { bodyNeeds } from '../../../render/dialect-assets.js';
-import { isPageHref, splitHref } from '../../../render/links.js';
+import { extensionlessPageTarget, isPageHref, splitHref } from '../../../render/links.js';
 import { resolveDeferredLinks } from '../../../render/deferred-links.js';
 import type { RenderContext, RenderedPage } from '../../../render/markdown.js';
 import { plainPage } from '../../../render/plain-page.js';
@@ -218,7 +218,11 @@ export function rewriteHref(source: SiteSource, page: SitePage, linker: Linker, 
   // Neither a page nor an upload: a repository file beside the page (an image, a PDF).
   const asset = source.loadedAssets ? assetForHref(source.loadedAssets, page.path, href) : null;
   const { fragment } = splitHref(href);
-  return asset ? linker.asset(asset) + (fragment === null ? '' : `#${fragment}`) : href;
+  const anchor = fragment === null ? '' : `#${fragment}`;
+  if (asset) return linker.asset(asset) + anchor;
+  // Docusaurus's links name a page without its extension (`./install` for `install.mdx`).
+  const target = extensionlessPageTarget(page.path, href, source.byPath);
+  return target ? linker.page(target) + anchor : href;
 }
 
 /**

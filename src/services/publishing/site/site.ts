@@ -1,6 +1,6 @@
 /**
  * The published site: `/p/<workspace>/` plus a
- * page's path without `.md`. Only published pages are served; members-only sites answer
+ * page's path without `.md` (or `.mdx`). Only published pages are served; members-only sites answer
  * 404 to anyone who is not a member. Documents are produced with a nonce placeholder and
  * cached with their ETag (site-context.ts keeps the workspace's state), so a request to a
  * public site reads nothing from the database; the HTTP adapter inserts the request's
@@ -14,6 +14,7 @@ import {
   type VersionLink,
 } from '../../../render/layout.js';
 import { pageRoute } from '../../../render/links.js';
+import { isPagePath, pagePathCandidates, stripPageExtension } from '../../../domain/page-extensions.js';
 import { dialectAsset, dialectAssetPaths } from '../../../render/dialect-assets.js';
 import { hashedPaletteName, paletteAsset, paletteFileOf } from '../../../render/palette.js';
 import { isThemeName, themeCss, themeCssHash, themeFavicon } from '../../../render/themes.js';
@@ -56,6 +57,15 @@ import { fillEditUrl } from '../../workspaces/edit-url.js';
 import type { ServedUpload } from '../../pages/uploads.js';
 import { readSettings } from '../../workspaces/settings.js';
 import { LIVE_VERSION_SLUG } from '../versions.js';
+
+/** The published page `bare.md`, else `bare.mdx` (the `.md` wins a clash of names). */
+function pageNamed(source: SiteSource, bare: string): SitePage | undefined {
+  for (const candidate of pagePathCandidates(bare)) {
+    const page = source.byPath.get(candidate);
+    if (page) return page;
+  }
+  return undefined;
+}
 
 /** One request to the site, as the adapter parsed it. */
 export interface SiteRequest {
@@ -444,17 +454,18 @@ export function createSite(deps: SiteDeps) {
     }
     if (rest.endsWith('/')) {
       const folder = rest.slice(0, -1);
-      if (source.byPath.has(`${folder}/index.md`)) return pageResponse(served, `${folder}/index.md`, req);
+      const folderIndex = pageNamed(source, `${folder}/index`);
+      if (folderIndex) return pageResponse(served, folderIndex.path, req);
       if (source.map.folders.has(folder)) return folderResponse(served, folder);
       // `guides/setup/` for the page `guides/setup.md`: readers and link checkers add slashes.
-      const page = source.byPath.get(`${folder.replace(/\.md$/i, '')}.md`);
+      const page = pageNamed(source, stripPageExtension(folder));
       if (page) return { type: 'redirect', location: served.linker.page(page.path) };
     } else {
-      // `<page>.md` beside each page: its published Markdown (llmstxt.org).
-      const markdownOf = /\.md$/i.test(rest) ? source.byPath.get(rest) : undefined;
+      // `<page>.md` (`<page>.mdx`) beside each page: its published Markdown (llmstxt.org).
+      const markdownOf = isPagePath(rest) ? source.byPath.get(rest) : undefined;
       if (markdownOf) return markdownResponse(served, markdownOf);
-      const bare = rest.replace(/\.md$/i, '');
-      const page = source.byPath.get(`${bare}.md`);
+      const bare = stripPageExtension(rest);
+      const page = pageNamed(source, bare);
       if (page) {
         // One URL per page: `x.md`, `x/index` and the like redirect to the canonical form.
         const canonical = pageRoute(page.path);
@@ -462,7 +473,7 @@ export function createSite(deps: SiteDeps) {
           ? pageResponse(served, page.path, req)
           : { type: 'redirect', location: base + encodePath(canonical) };
       }
-      if (source.byPath.has(`${bare}/index.md`) || source.map.folders.has(bare)) {
+      if (pageNamed(source, `${bare}/index`) || source.map.folders.has(bare)) {
         return { type: 'redirect', location: `${base}${encodePath(bare)}/` };
       }
     }
@@ -478,9 +489,12 @@ export function createSite(deps: SiteDeps) {
 
   /** The current path of a published page that used to live at `rest` (page_aliases). */
   async function movedTo(served: Served, rest: string): Promise<string | null> {
-    const candidate = rest.endsWith('/') ? `${rest}index.md` : `${rest.replace(/\.md$/i, '')}.md`;
-    const moved = await pagesTable.findMovedFrom(deps.store.db, served.state.workspace.id, candidate);
-    return moved && served.source.byPath.has(moved.path) ? moved.path : null;
+    const bare = rest.endsWith('/') ? `${rest}index` : stripPageExtension(rest);
+    for (const candidate of pagePathCandidates(bare)) {
+      const moved = await pagesTable.findMovedFrom(deps.store.db, served.state.workspace.id, candidate);
+      if (moved && served.source.byPath.has(moved.path)) return moved.path;
+    }
+    return null;
   }
 
   return {

@@ -13,6 +13,7 @@ import { AssetIndex, referencedAssetPaths } from './assets.js';
 import { siteMapFromOutline } from './nav-outline.js';
 import type { OutlineItem } from './nav-sources/index.js';
 import type { ServedUpload } from '../../pages/uploads.js';
+import { shadowedPagePaths } from '../../../domain/page-extensions.js';
 
 export { uploadNameOf };
 
@@ -75,6 +76,8 @@ export class SiteSource {
     private readonly favicon: string | null = null,
     outline: readonly OutlineItem[] | null = null,
   ) {
+    const shadowed = shadowedPagePaths(pages.map((p) => p.path));
+    if (shadowed.size > 0) pages = pages.filter((p) => !shadowed.has(p.path));
     this.byPath = new Map(pages.map((p) => [p.path, p]));
     this.map = outline ? siteMapFromOutline(pages, rootTitle, outline) : buildSiteMap(pages, rootTitle);
     this.wikilinks = new WikilinkResolver(pages);

@@ -28,7 +28,7 @@ const EMBED_LINE = /^ {0,3}!\[\[([^[\]\n]+)\]\][ \t]*$/;
 
 /** Where embedded notes come from: published pages only, resolved as wikilinks are. */
 export interface EmbedLookup {
-  /** The published page a wikilink target (a workspace path ending in `.md`) means, or null. */
+  /** The published page a wikilink target (a workspace path ending in `.md` or `.mdx`) means, or null. */
   resolve(targetPath: string): string | null;
   /** A published page's body. */
   body(path: string): Promise<string>;

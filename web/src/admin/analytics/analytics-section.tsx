@@ -13,6 +13,7 @@ import { BarChart, type BarDatum } from './bar-chart';
 import { type DayCount, LineChart } from './line-chart';
 import '../../styles/analytics.css';
 import { workspaceKeys } from '../../api/query-keys';
+import { stripPageExtension } from '../../../../src/domain/page-extensions';
 
 const RANGES = [7, 30, 90] as const;
 type Days = (typeof RANGES)[number];
@@ -27,7 +28,7 @@ export function everyDay(since: string, days: number, daily: AnalyticsOverview['
   });
 }
 
-const pageLabel = (path: string) => path.replace(/\.md$/, '');
+const pageLabel = (path: string) => stripPageExtension(path);
 
 /** Cloud's Free plan has no analytics: the reports' 403 becomes an offer, not an error. */
 function UpgradeNotice() {

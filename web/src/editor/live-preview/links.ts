@@ -1,6 +1,7 @@
 import { syntaxTree } from '@codemirror/language';
 import type { EditorView } from '@codemirror/view';
 import { pageLocation } from '../page-context';
+import { isPagePath } from '../../../../src/domain/page-extensions';
 
 /**
  * Ctrl/Cmd+click on a link follows it: another page of the workspace opens in the app,
@@ -40,7 +41,7 @@ function open(href: string, view: EditorView): void {
     else if (segment && segment !== '.') parts.push(decodeURIComponent(segment));
   }
   const target = parts.join('/');
-  const page = /\.md$/.test(target) ? target : `${target}.md`;
+  const page = isPagePath(target) ? target : `${target}.md`;
   window.history.pushState(
     null,
     '',

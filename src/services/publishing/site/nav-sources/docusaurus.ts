@@ -8,6 +8,7 @@ import { parse as parseYaml } from 'yaml';
 import { foldersOutline } from './folders.js';
 import { loadJsParser, moduleExports, NotDataError, objectLiterals, stringOrResolve } from './js-data.js';
 import { dirOf, joinPath, labelOf, type NavFiles, type Outline, type OutlineItem } from './outline.js';
+import { isPagePath, shadowedPagePaths, stripPageExtension } from '../../../../domain/page-extensions.js';
 
 const CONFIG_NAMES = [
   'docusaurus.config.js',
@@ -94,7 +95,10 @@ export async function readDocusaurus(files: NavFiles, paths: readonly string[]):
   if (!options) return findings.length ? { source: 'docusaurus', items: [], findings } : null;
   const { docsDir } = options;
   const prefix = docsDir ? `${docsDir}/` : '';
-  const docs = paths.filter((p) => p.startsWith(prefix));
+  // A `.mdx` beside a `.md` of the same name is not a doc: the `.md` has its id and URL.
+  const inDocs = paths.filter((p) => p.startsWith(prefix));
+  const shadowed = shadowedPagePaths(inDocs);
+  const docs = inDocs.filter((p) => !shadowed.has(p));
 
   // Frontmatter and _category_ files of the docs folder, read once.
   const meta = new Map<string, Record<string, unknown>>();
@@ -118,13 +122,11 @@ export async function readDocusaurus(files: NavFiles, paths: readonly string[]):
     }),
   );
 
-  // Doc ids: the path in the docs folder without extension and number prefixes; a
-  // frontmatter `id` replaces the file name.
+  // Doc ids: the path in the docs folder without extension (`.md` or `.mdx`) and number
+  // prefixes; a frontmatter `id` replaces the file name. `a.md` wins over `a.mdx`.
   const byId = new Map<string, string>();
   for (const p of docs) {
-    const segments = p
-      .slice(prefix.length)
-      .replace(/\.md$/i, '')
+    const segments = stripPageExtension(p.slice(prefix.length))
       .split('/')
       .map((s) => s.replace(NUMBER_PREFIX, ''));
     byId.set(segments.join('/'), p);
@@ -156,7 +158,8 @@ export async function readDocusaurus(files: NavFiles, paths: readonly string[]):
             .slice(dir.length + 1)
             .replace(NUMBER_PREFIX, '')
             .toLowerCase();
-          return file === 'index.md' || file === 'readme.md' || file === `${name}.md`;
+          const bare = stripPageExtension(file);
+          return isPagePath(file) && (bare === 'index' || bare === 'readme' || bare === name);
         });
       },
       order: 'mixed',

@@ -1,8 +1,9 @@
 /**
  * The navigation another docs tool declares for a workspace's pages, in one shape the
  * site's structure is built from: pages (with the tool's label), sections (with their
- * own page) and outside links. Paths are workspace paths of `.md` pages.
+ * own page) and outside links. Paths are workspace paths of pages (`.md`, `.mdx`).
  */
+import { stripPageExtension } from '../../../../domain/page-extensions.js';
 
 /** The navigations Folio can follow; `folio` is its own folders-and-order rule. */
 export const NAV_SOURCES = ['folio', 'mkdocs', 'docusaurus', 'gitbook'] as const;
@@ -59,8 +60,7 @@ export function dirOf(path: string): string {
 
 /** A folder or file name made readable: `getting-started` -> `Getting started`. */
 export function labelOf(name: string): string {
-  const words = name
-    .replace(/\.md$/i, '')
+  const words = stripPageExtension(name)
     .replace(/^\d+[-_.\s]+/, '')
     .replace(/[-_]+/g, ' ')
     .trim();
