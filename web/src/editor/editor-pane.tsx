@@ -5,6 +5,8 @@ import { ApiError } from '../api/client';
 import { loadPage } from '../api/page-loads';
 import { canEdit, type Role } from '../api/types';
 import type { Page } from '../../../src/contract/pages';
+import { PageComments } from '../comments/page-comments';
+import { PageHistory } from '../history/page-history';
 import { useEvents } from '../live/workspace-events';
 import { PagePresence } from '../presence/page-presence';
 import { errorText } from '../ui/form-error';
@@ -12,6 +14,7 @@ import { Loading } from '../ui/loading';
 import { loadDraft, clearDraft, type Draft } from './drafts';
 import { PageActivity } from './page-activity';
 import { PageEditor } from './page-editor';
+import { AiAssist } from './ai-assist';
 import { PreviewPane, PreviewToggle } from './preview-toggle';
 import { PublishedSwitch } from './published-switch';
 import { DetailsForm } from './details-form';
@@ -20,13 +23,6 @@ import { useMe } from '../api/queries';
 import type { PageSession, SessionState } from './page-session';
 
 // The merge view (@codemirror/merge) is needed only when a conflict appears.
-// Comments, history and AI assistance load after the text is editable: the editor chunk
-// stays small, and their buttons appear a moment later.
-const PageComments = lazy(() =>
-  import('../comments/page-comments').then((m) => ({ default: m.PageComments })),
-);
-const PageHistory = lazy(() => import('../history/page-history').then((m) => ({ default: m.PageHistory })));
-const AiAssist = lazy(() => import('./ai-assist').then((m) => ({ default: m.AiAssist })));
 const MergePanel = lazy(() => import('./merge-panel').then((m) => ({ default: m.MergePanel })));
 import { SaveStatus } from './save-status';
 import { pageKeys } from '../api/query-keys';
@@ -156,11 +152,7 @@ function OpenPage({
           )}
           <SourceToggle mode={mode} onToggle={toggleMode} />
           <PreviewToggle pressed={previewing} onToggle={() => setPreviewing((on) => !on)} />
-          {editable && (
-            <Suspense fallback={null}>
-              <AiAssist slug={slug} />
-            </Suspense>
-          )}
+          {editable && <AiAssist slug={slug} />}
           {viewOnSite && (
             <a className="button small ghost" href={viewOnSite} target="_blank" rel="noreferrer">
               View on site
@@ -191,16 +183,14 @@ function OpenPage({
               Delete
             </button>
           )}
-          <Suspense fallback={null}>
-            <PageComments slug={slug} path={path} role={role} />
-            <PageHistory
-              workspaceId={workspaceId}
-              path={path}
-              role={role}
-              currentHash={() => session.current?.baseHash}
-              onRestored={() => void session.current?.remoteUpdated()}
-            />
-          </Suspense>
+          <PageComments slug={slug} path={path} role={role} />
+          <PageHistory
+            workspaceId={workspaceId}
+            path={path}
+            role={role}
+            currentHash={() => session.current?.baseHash}
+            onRestored={() => void session.current?.remoteUpdated()}
+          />
         </div>
       </header>
       {editingDetails && (
