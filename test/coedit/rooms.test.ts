@@ -44,7 +44,9 @@ describeEachDatabase('co-editing rooms ($name)', (target) => {
 
   beforeAll(async () => {
     ctx = await startCollab(target, {
-      coedit: { debounceMs: 150, maxWaitMs: 1000 },
+      // Long enough that a second typist's edit, sent once the first one's arrived, joins
+      // the same save on a busy machine (the Co-authored-by case needs both in one save).
+      coedit: { debounceMs: 600, maxWaitMs: 2000 },
       gitCommitDebounceMs: 50,
     });
     server = ctx.server;
