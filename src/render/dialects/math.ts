@@ -5,20 +5,27 @@
  * inline `style` attributes, which the site's CSP and the sanitiser refuse. The stylesheet
  * and fonts Folio serves give it KaTeX's look. A `$` followed by a space or a digit after
  * the closing one is prose (`costs $5 and $10`), not math.
+ *
+ * KaTeX is loaded by the first formula a worker renders: it is about 8 MB of each render
+ * worker's memory, and most workspaces never write math.
  */
-import katex from 'katex';
+import type Katex from 'katex';
+import { lazyPackage } from '../../lib/lazy-package.js';
 import type MarkdownIt from 'markdown-it';
 import type { StateBlock, StateInline } from 'markdown-it';
 import { escapeHtml } from '../escape.js';
+
+const katex = lazyPackage<typeof Katex>('katex');
 
 /** KaTeX's own limits keep a hostile formula (macro loops, giant sizes) cheap. */
 function tex(source: string, displayMode: boolean, cache: Map<string, string>): string {
   const key = `${displayMode ? 'D' : 'I'}${source}`;
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
+  const renderer = katex();
   let html: string;
   try {
-    html = katex.renderToString(source, {
+    html = renderer.renderToString(source, {
       displayMode,
       output: 'mathml',
       throwOnError: true,
