@@ -97,6 +97,26 @@ export const updateSettingsInput = z
 export function readSettings(
   workspace: Pick<WorkspaceRow, 'settings' | 'name'>,
   defaults: { frontmatterMode: 'strict' | 'lenient' },
+): Readonly<WorkspaceSettings> {
+  // Read on every save, render and site request, so the answer for the same stored text is
+  // kept: parsing and checking a dozen keys each time was a measurable part of a save.
+  const key = `${defaults.frontmatterMode}\0${workspace.name}\0${workspace.settings}`;
+  let settings = recentSettings.get(key);
+  if (!settings) {
+    if (recentSettings.size >= RECENT_SETTINGS) recentSettings.clear();
+    settings = Object.freeze(parseSettings(workspace, defaults));
+    recentSettings.set(key, settings);
+  }
+  return settings;
+}
+
+/** Workspaces whose settings are kept parsed: more than an instance serves at once, and small. */
+const RECENT_SETTINGS = 512;
+const recentSettings = new Map<string, Readonly<WorkspaceSettings>>();
+
+function parseSettings(
+  workspace: Pick<WorkspaceRow, 'settings' | 'name'>,
+  defaults: { frontmatterMode: 'strict' | 'lenient' },
 ): WorkspaceSettings {
   const stored = parseStoredSettings(workspace.settings);
   const valid = <K extends keyof typeof updateSettingsInput.shape>(key: K) => {
