@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Services } from '../../services/index.js';
-import { pageNavigationAnswer } from '../../services/publishing/index.js';
+import { pageNavigationAnswer } from '../../contract/page-navigation.js';
 import { requireActor } from '../auth-context.js';
 import { contentParams } from '../route-params.js';
 

@@ -129,6 +129,5 @@ export {
 export { allowedDomainInput, customDomainInput, type TxtResolver } from './custom-domains.js';
 export type { CacheMode, SiteResponse } from './site/site.js';
 export { brokenLinksOf } from './quality.js';
-export { pageNavigationAnswer, type NavEntry, type PageNavigation } from '../../contract/page-navigation.js';
 export { previewInput, type PagePreview, type PreviewInput } from './preview.js';
 export { createVersionInput, listVersionsInput } from './versions.js';
