@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { entryCount, navRows, sectionKeys, sectionsAbove, type NavEntry, type NavRow } from './nav-model';
 import { treeKeyActions } from '../ui/tree-keys';
+import { TREE_ROW_HEIGHT as ROW_HEIGHT, TreeItemRow } from '../ui/tree-row';
 
-const ROW_HEIGHT = 30;
 /** Up to this many entries every section starts open, as the published site does. */
 const OPEN_ALL_UP_TO = 40;
 
@@ -98,54 +98,24 @@ export function NavTree({ entries, restKey, activePath, onOpen }: NavTreeProps) 
         {rows.map((row, index) => {
           const { entry } = row;
           const isSection = entry.type === 'section';
-          const open = expanded.has(row.key);
-          const selected = pathOf(entry) !== null && pathOf(entry) === activePath;
           return (
-            <div
+            <TreeItemRow
               key={row.key}
-              role="treeitem"
-              data-index={index}
-              aria-level={row.level}
-              aria-posinset={row.posinset}
-              aria-setsize={row.setsize}
-              aria-expanded={isSection ? open : undefined}
-              aria-selected={selected}
-              aria-current={selected ? 'page' : undefined}
-              tabIndex={index === focusIndex ? 0 : -1}
-              className={`tree-row${selected ? ' is-active' : ''}${isSection ? ' is-section' : ''}`}
-              style={{ top: index * ROW_HEIGHT, paddingLeft: 8 + (row.level - 1) * 16 }}
-              onClick={() => {
-                setFocusKey(row.key);
-                activate(row);
-              }}
-              onFocus={() => setFocusKey(row.key)}
-            >
-              <span
-                className={`tree-icon ${isSection ? 'folder' : 'page'}`}
-                aria-hidden="true"
-                onClick={
-                  isSection && entry.path
-                    ? (event) => {
-                        // The toggle folds a section that has a page; its title opens the page.
-                        event.stopPropagation();
-                        setFocusKey(row.key);
-                        toggle(row.key);
-                      }
-                    : undefined
-                }
-              >
-                {isSection ? (open ? '▾' : '▸') : ''}
-              </span>
-              <span className="tree-label">
-                {entry.title}
-                {entry.type === 'link' && <span className="visually-hidden"> (opens in a new tab)</span>}
-              </span>
-              {entry.type === 'link' && (
-                <span className="tree-external" aria-hidden="true">
-                  ↗
-                </span>
-              )}
-            </div>
+              index={index}
+              level={row.level}
+              posinset={row.posinset}
+              setsize={row.setsize}
+              expanded={isSection ? expanded.has(row.key) : undefined}
+              selected={pathOf(entry) !== null && pathOf(entry) === activePath}
+              tabStop={index === focusIndex}
+              label={entry.title}
+              external={entry.type === 'link'}
+              modifiers={[isSection && 'is-section']}
+              onFocusRow={() => setFocusKey(row.key)}
+              onActivate={() => activate(row)}
+              // A section with a page opens it from its title and folds with its toggle.
+              onToggle={isSection && entry.path ? () => toggle(row.key) : undefined}
+            />
           );
         })}
       </div>

@@ -5,8 +5,8 @@ import { nudgeFor } from './tree-order';
 import { useTreeDrag } from './use-tree-drag';
 import type { TreeOrganise } from './use-tree-organise';
 import { treeKeyActions } from '../ui/tree-keys';
+import { TREE_ROW_HEIGHT as ROW_HEIGHT, TreeItemRow } from '../ui/tree-row';
 
-const ROW_HEIGHT = 30;
 const OVERSCAN = 12;
 
 interface PageTreeProps {
@@ -152,36 +152,26 @@ export function PageTree({ tree, activePath, onOpen, organise, onRename }: PageT
         >
           {rendered.map(({ row, index }) => {
             const isFolder = row.node.type === 'folder';
-            const selected = !isFolder && row.node.path === activePath;
-            const dropAt = drag.target?.key === row.key ? ` drop-${drag.target.position}` : '';
-            const held = row.key === drag.dragKey ? ' is-dragged' : '';
             return (
-              <div
+              <TreeItemRow
                 key={row.key}
-                role="treeitem"
-                data-index={index}
-                aria-level={row.level}
-                aria-posinset={row.posinset}
-                aria-setsize={row.setsize}
-                aria-expanded={isFolder ? expanded.has(row.key) : undefined}
-                aria-selected={selected}
-                aria-current={selected ? 'page' : undefined}
-                tabIndex={index === focusIndex ? 0 : -1}
-                aria-keyshortcuts={organise && !isFolder ? 'Alt+ArrowUp Alt+ArrowDown F2' : undefined}
-                className={`tree-row${selected ? ' is-active' : ''}${dropAt}${held}`}
-                style={{ top: index * ROW_HEIGHT, paddingLeft: 8 + (row.level - 1) * 16 }}
-                onClick={() => {
-                  setFocusKey(row.key);
-                  activate(row);
-                }}
-                onFocus={() => setFocusKey(row.key)}
-                {...drag.rowProps(row)}
-              >
-                <span className={`tree-icon ${isFolder ? 'folder' : 'page'}`} aria-hidden="true">
-                  {isFolder ? (expanded.has(row.key) ? '▾' : '▸') : ''}
-                </span>
-                <span className="tree-label">{isFolder ? row.node.name : row.node.title}</span>
-              </div>
+                index={index}
+                level={row.level}
+                posinset={row.posinset}
+                setsize={row.setsize}
+                expanded={isFolder ? expanded.has(row.key) : undefined}
+                selected={!isFolder && row.node.path === activePath}
+                tabStop={index === focusIndex}
+                label={isFolder ? row.node.name : row.node.title}
+                modifiers={[
+                  drag.target?.key === row.key && `drop-${drag.target.position}`,
+                  row.key === drag.dragKey && 'is-dragged',
+                ]}
+                keyShortcuts={organise && !isFolder ? 'Alt+ArrowUp Alt+ArrowDown F2' : undefined}
+                onFocusRow={() => setFocusKey(row.key)}
+                onActivate={() => activate(row)}
+                rowProps={drag.rowProps(row)}
+              />
             );
           })}
         </div>
