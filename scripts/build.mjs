@@ -14,6 +14,8 @@
  * reached that way a namespace with only `default`, where Node's loader (which the tests
  * of the sources run on) also offers its named exports, so `const { Registry } = await
  * import('prom-client')` worked in every test and failed in the bundle.
+ * Packages required on first use through src/lib/lazy-package.ts (yaml, the argon2
+ * addon) are invisible to esbuild, so Node resolves them from node_modules at run time.
  *
  * The code loaded at start is ASCII without comments (test/cli/build.test.ts checks it).
  * V8 keeps each module's source text in memory for as long as the process runs, and a

@@ -1,4 +1,8 @@
-import { isMap, isScalar as isYamlScalar, parseDocument, stringify } from 'yaml';
+import type * as Yaml from 'yaml';
+import { lazyPackage } from '../lib/lazy-package.js';
+
+// Loaded on the first patch, not at start, like the parser in frontmatter.ts.
+const loadYaml = lazyPackage<typeof Yaml>('yaml');
 
 const OPEN_FENCE_RE = /^---[ \t]*\r?\n/;
 const CLOSE_FENCE_RE = /^---[ \t]*(?:\r?\n|$)/gm;
@@ -16,7 +20,7 @@ const MAX_LINE_EDITS = 32;
 const isScalar = (v: unknown) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
 
 /** A scalar as YAML on one line, quoted only when YAML needs it. */
-const inline = (v: unknown) => stringify(v, { lineWidth: 0 }).replace(/\n$/, '');
+const inline = (v: unknown) => loadYaml().stringify(v, { lineWidth: 0 }).replace(/\n$/, '');
 
 /**
  * A page file's text with `patch` applied to its frontmatter in place, so the
@@ -46,7 +50,8 @@ export function patchFrontmatterText(
   const eol = /\r\n/.test(open[0] + yaml) ? '\r\n' : '\n';
   // The file was read through `parsePageFile`, which checked its keys and size already.
   const current =
-    parsed ?? ((parseDocument(yaml, { uniqueKeys: false }).toJS() ?? {}) as Record<string, unknown>);
+    parsed ??
+    ((loadYaml().parseDocument(yaml, { uniqueKeys: false }).toJS() ?? {}) as Record<string, unknown>);
   // Values the document model must write, applied in one pass: one parse per key made a
   // patch of many keys cost its length times the YAML's.
   const structured = new Map<string, unknown>();
@@ -85,6 +90,7 @@ export function patchFrontmatterText(
 }
 
 function viaDocument(yaml: string, changes: Map<string, unknown>, eol: string): string {
+  const { isMap, isScalar: isYamlScalar, parseDocument } = loadYaml();
   const doc = parseDocument(yaml.replace(/\r\n/g, '\n'), { uniqueKeys: false });
   const map: unknown = doc.contents;
   if (!isMap(map)) {

@@ -1,5 +1,10 @@
 import { createHash } from 'node:crypto';
-import { isMap, isPair, isScalar, parseDocument, stringify, visit } from 'yaml';
+import type * as Yaml from 'yaml';
+import { lazyPackage } from '../lib/lazy-package.js';
+
+// Loaded when a page's frontmatter is first read or written: a server that only starts
+// never needs the YAML parser, so it is not compiled at every start.
+const loadYaml = lazyPackage<typeof Yaml>('yaml');
 
 /** The result of splitting a page file. `error` is set (and `frontmatter` is `{}`) when the YAML is invalid. */
 export interface ParsedPageFile {
@@ -48,6 +53,8 @@ export function parsePageFile(text: string): ParsedPageFile {
   if (Buffer.byteLength(yamlText, 'utf8') > MAX_FRONTMATTER_BYTES) {
     return { frontmatter: {}, body, error: FRONTMATTER_LIMITS_MESSAGE };
   }
+  // Outside the try: a parser that cannot be loaded is Folio's fault, not the page's.
+  const { parseDocument } = loadYaml();
   try {
     // YAML 1.2 core schema: dates stay strings, `yes`/`no` stay strings. The library's own
     // duplicate-key check compares every key with every other; `keyProblem` is linear.
@@ -91,7 +98,8 @@ export const FRONTMATTER_LIMITS_MESSAGE =
  * A parsed document's first problem with its keys: more than {@link MAX_FRONTMATTER_KEYS}
  * in all, or one repeated in a mapping. One visit of the document, one set per mapping.
  */
-function keyProblem(doc: ReturnType<typeof parseDocument>): string | null {
+function keyProblem(doc: ReturnType<typeof Yaml.parseDocument>): string | null {
+  const { isMap, isPair, isScalar, visit } = loadYaml();
   let keys = 0;
   let problem: string | null = null;
   visit(doc, {
@@ -128,7 +136,8 @@ export function exceedsFrontmatterLimits(fm: Record<string, unknown>): boolean {
   // JSON is produced natively and is never much longer than the YAML of the same value,
   // so text this long cannot fit: refused before the (slower) YAML serialiser sees it.
   if (JSON.stringify(fm).length > 4 * MAX_FRONTMATTER_BYTES) return true;
-  const yamlText = Object.keys(fm).length === 0 ? '' : stringify(canonicalFrontmatter(fm), { lineWidth: 0 });
+  const yamlText =
+    Object.keys(fm).length === 0 ? '' : loadYaml().stringify(canonicalFrontmatter(fm), { lineWidth: 0 });
   return Buffer.byteLength(yamlText, 'utf8') > MAX_FRONTMATTER_BYTES;
 }
 
@@ -157,7 +166,7 @@ function firstLine(message: string | undefined): string {
  */
 export function serializePageFile(frontmatter: Record<string, unknown>, body: string): string {
   const fm = canonicalFrontmatter(frontmatter);
-  const yamlText = Object.keys(fm).length === 0 ? '' : stringify(fm, { lineWidth: 0 });
+  const yamlText = Object.keys(fm).length === 0 ? '' : loadYaml().stringify(fm, { lineWidth: 0 });
   return `---\n${yamlText}---\n${body === '' ? '' : `\n${body}`}`;
 }
 

@@ -2,16 +2,21 @@
  * The production bundle with every optional feature on, started once as users start it
  * (`bin/folio.js serve` over dist/), and one route of each feature called: each lazily
  * loaded module (prom-client, the MCP SDK, @simplewebauthn/server, openid-client, stripe,
- * nodemailer, yjs, the Markdown renderer, swagger-ui, yazl, yauzl, MiniSearch, jose, pg and
- * ioredis) is loaded here the way a user's first request loads it. The feature suites run the TypeScript sources, which
+ * nodemailer, yjs, the Markdown renderer, swagger-ui, yazl, yauzl, MiniSearch, jose, yaml,
+ * @node-rs/argon2, pg and ioredis) is loaded here the way a user's first request loads it. The feature suites run the TypeScript sources, which
  * resolve packages the way Node does; a bundling mistake only shows in the bundle.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { TEST_DATABASE_URL, TEST_REDIS_URL, createPgSchema } from '../helpers/databases.js';
+import { eventually } from '../helpers/eventually.js';
 import { startFakeAiServer, type FakeAiServer } from '../helpers/fake-ai-server.js';
 import { startFakeStripe, type FakeStripe } from '../helpers/fake-stripe.js';
 import { startOidcProvider, type RunningServer } from '../helpers/identity-providers.js';
 import { mcpOverHttp } from '../helpers/mcp.js';
+import { zipOf } from '../imports/export-fixtures.js';
 import { freePort } from '../helpers/ports.js';
 import type { TestServer } from '../helpers/server.js';
 import { serverProcess, type ServerProcess } from '../helpers/server-process.js';
@@ -137,6 +142,19 @@ describe('the production bundle with every optional feature on', () => {
     }
   });
 
+  it('signs in with a password and refuses a wrong one or an unknown email (@node-rs/argon2)', async () => {
+    const signIn = (email: string, password: string) =>
+      folio.request('POST', '/api/auth/login', { body: { email, password } });
+    const signedIn = await signIn(owner.email, owner.password);
+    expect(signedIn.status).toBe(200);
+    const me = await folio.request('GET', '/api/auth/me', { token: signedIn.body.access_token });
+    expect(me.status).toBe(200);
+    expect(me.body.id).toBe(owner.id);
+    expect((await signIn(owner.email, 'not the password')).status).toBe(401);
+    // Verified against a decoy hash, which is made on this first need.
+    expect((await signIn('nobody@example.test', owner.password)).status).toBe(401);
+  });
+
   it('begins a passkey registration (@simplewebauthn/server)', async () => {
     const begun = await folio.request('POST', '/api/auth/webauthn/register/begin', {
       token: owner.token,
@@ -253,6 +271,77 @@ describe('the production bundle with every optional feature on', () => {
     expect(answer.results.map((r) => r.path)).toContain('formulas.md');
   });
 
+  it('saves a page with frontmatter, patches it in place and reads it back (yaml)', async () => {
+    const url = `/api/v1/content/${workspace.slug}/frontmatter.md`;
+    const created = await folio.request('POST', url, {
+      token: owner.token,
+      body: { title: 'Frontmatter', description: 'Read back', tags: ['one', 'two'], body: 'As written.\n' },
+    });
+    expect(created.status).toBe(201);
+    // A scalar changed on its line, a new nested key written through the YAML document.
+    const patched = await folio.request('PUT', url, {
+      token: owner.token,
+      body: {
+        lastKnownHash: created.body.content_hash,
+        frontmatter: { title: 'Frontmatter, patched', extra: { nested: ['a', 'b'] } },
+      },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    const read = await folio.request('GET', url, { token: owner.token });
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({
+      title: 'Frontmatter, patched',
+      description: 'Read back',
+      tags: ['one', 'two'],
+      content: 'As written.\n',
+      frontmatter_error: null,
+    });
+    const text = fs.readFileSync(
+      path.join(folio.dataDir, 'workspaces', workspace.id, 'frontmatter.md'),
+      'utf8',
+    );
+    const block = /^---\n([\s\S]*?)^---\n\nAs written\.\n$/m.exec(text);
+    expect(block, text).not.toBeNull();
+    expect(parseYaml(block![1]!)).toMatchObject({
+      title: 'Frontmatter, patched',
+      description: 'Read back',
+      tags: ['one', 'two'],
+      extra: { nested: ['a', 'b'] },
+    });
+  });
+
+  it("answers a workspace's MkDocs navigation from mkdocs.yml (yaml)", async () => {
+    // A workspace of its own (the free plan has one per organization), its files written as a clone brings them.
+    const writer = await registerUser(folio);
+    const ws = await firstWorkspace(folio, writer);
+    const root = path.join(folio.dataDir, 'workspaces', ws.id);
+    const files: Record<string, string> = {
+      'mkdocs.yml':
+        'site_name: Bundle\nnav:\n  - Home: index.md\n  - Setup:\n      - Installing it: setup/install.md\n',
+      'docs/index.md': '---\ntitle: Welcome\n---\n\nHome.\n',
+      'docs/setup/install.md': '---\ntitle: Install\n---\n\nSteps.\n',
+    };
+    for (const [rel, text] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+      fs.writeFileSync(path.join(root, rel), text);
+    }
+    // Reading a page new on disk has the index catch up with the files.
+    for (const page of ['docs/index.md', 'docs/setup/install.md'])
+      await eventually(
+        async () =>
+          (await folio.request('GET', `/api/v1/content/${ws.slug}/${page}`, { token: writer.token }))
+            .status === 200,
+        30_000,
+      );
+    const nav = await folio.request('GET', `/api/v1/content/${ws.slug}/navigation`, { token: writer.token });
+    expect(nav.status).toBe(200);
+    expect(nav.body).toMatchObject({ following: 'mkdocs', file: 'mkdocs.yml' });
+    expect(nav.body.items).toMatchObject([
+      { type: 'page', title: 'Home', path: 'docs/index.md' },
+      { title: 'Setup', children: [{ type: 'page', title: 'Installing it', path: 'docs/setup/install.md' }] },
+    ]);
+  });
+
   it('exports the site as a ZIP and reads a ZIP to import (yazl, yauzl)', async () => {
     const exported = await fetch(`${folio.url}/api/v1/workspaces/${workspace.id}/export`, {
       headers: { authorization: `Bearer ${owner.token}` },
@@ -268,6 +357,40 @@ describe('the production bundle with every optional feature on', () => {
     });
     expect(started.status, await started.clone().text()).toBe(202);
     expect(((await started.json()) as { status: string }).status).toMatch(/^(?:importing|done|failed)$/);
+  });
+
+  it('imports Markdown pages, reading their frontmatter in the import worker (yaml)', async () => {
+    const zip = await zipOf({
+      'imported/from-zip.md': '---\ntitle: From the ZIP\nauthor: Ada\n---\n\nImported.\n',
+    });
+    const started = await fetch(`${folio.url}/api/v1/workspaces/${workspace.id}/imports?from=obsidian`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/zip' },
+      body: new Uint8Array(zip),
+    });
+    expect(started.status, await started.clone().text()).toBe(202);
+    const { id } = (await started.json()) as { id: string };
+    const job = await eventually(async () => {
+      const res = await folio.request('GET', `/api/v1/workspaces/${workspace.id}/imports/${id}`, {
+        token: owner.token,
+      });
+      return res.body.status === 'done' || res.body.status === 'failed' ? res.body : null;
+    }, 60_000);
+    expect(job.error).toBeNull();
+    expect(job.report.converted).toEqual([{ source: 'imported/from-zip.md', path: 'imported/from-zip.md' }]);
+    // Only a parsed frontmatter block has keys other than the title to report.
+    expect(job.report.kept).toEqual([
+      {
+        source: 'imported/from-zip.md',
+        path: 'imported/from-zip.md',
+        note: 'its other frontmatter keys were not carried over',
+      },
+    ]);
+    const page = await folio.request('GET', `/api/v1/content/${workspace.slug}/imported/from-zip.md`, {
+      token: owner.token,
+    });
+    expect(page.status).toBe(200);
+    expect(page.body).toMatchObject({ title: 'From the ZIP', content: 'Imported.\n' });
   });
 
   it('serves the API reference page and its swagger-ui assets', async () => {

@@ -1,5 +1,10 @@
-import { hash, verify } from '@node-rs/argon2';
+import type * as Argon2 from '@node-rs/argon2';
 import { invalid } from '../../errors.js';
+import { lazyPackage } from '../../lib/lazy-package.js';
+
+// A native addon (dlopen and its CommonJS loader): loaded on the first hash or verify, so a
+// start that signs nobody in never pays for it.
+const loadArgon2 = lazyPackage<typeof Argon2>('@node-rs/argon2');
 
 export interface Argon2Cost {
   memoryCost: number;
@@ -28,10 +33,12 @@ export function createPasswordHasher(cost: Argon2Cost) {
   let decoy: Promise<string> | null = null;
 
   return {
-    hash: (password: string): Promise<string> => hash(password, options),
+    hash: (password: string): Promise<string> => loadArgon2().hash(password, options),
 
     /** Verifies; with a null hash it spends the same time and answers false. */
     async verify(passwordHash: string | null, password: string): Promise<boolean> {
+      // Outside the try: an addon that fails to load is an error, not a wrong password.
+      const { hash, verify } = loadArgon2();
       try {
         if (passwordHash === null) {
           decoy ??= hash('folio-decoy-password', options);

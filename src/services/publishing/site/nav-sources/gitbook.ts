@@ -3,8 +3,12 @@
  * its `root`): `##` headings are groups, list items link pages, and an item with nested
  * items is a section whose page is its own link.
  */
-import { parse as parseYaml } from 'yaml';
+import type * as Yaml from 'yaml';
+import { lazyPackage } from '../../../../lib/lazy-package.js';
 import { joinPath, type NavFiles, type Outline, type OutlineItem } from './outline.js';
+
+// Loaded when a `.gitbook.yaml` is first read, not at every start of the server.
+const loadYaml = lazyPackage<typeof Yaml>('yaml');
 
 export const GITBOOK_MARKERS = ['SUMMARY.md', '.gitbook.yaml'];
 
@@ -18,8 +22,10 @@ export async function readGitbook(files: NavFiles, paths: readonly string[]): Pr
   let summaryName = 'SUMMARY.md';
   const config = await files.readText('.gitbook.yaml');
   if (config !== null) {
+    // Loaded outside the try: only the file's own faults make it unreadable.
+    const { parse } = loadYaml();
     try {
-      const parsed = parseYaml(config) as { root?: unknown; structure?: { summary?: unknown } } | null;
+      const parsed = parse(config) as { root?: unknown; structure?: { summary?: unknown } } | null;
       if (typeof parsed?.root === 'string') root = joinPath('', parsed.root) ?? '';
       if (typeof parsed?.structure?.summary === 'string') summaryName = parsed.structure.summary;
     } catch {

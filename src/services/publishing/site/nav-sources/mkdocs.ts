@@ -4,9 +4,13 @@
  * YAML is read leniently: MkDocs configs use tags such as `!!python/name:` and `!ENV`,
  * which are kept as plain values.
  */
-import { parseDocument } from 'yaml';
+import type * as Yaml from 'yaml';
+import { lazyPackage } from '../../../../lib/lazy-package.js';
 import { foldersOutline, indexOrReadme } from './folders.js';
 import { dirOf, joinPath, type NavFiles, type Outline, type OutlineItem } from './outline.js';
+
+// Loaded when a `mkdocs.yml` is first read, not at every start of the server.
+const loadYaml = lazyPackage<typeof Yaml>('yaml');
 
 export const MKDOCS_FILES = ['mkdocs.yml', 'mkdocs.yaml'] as const;
 
@@ -25,7 +29,7 @@ export async function readMkdocs(files: NavFiles, paths: readonly string[]): Pro
   }
   if (text === null) return null;
   const findings: string[] = [];
-  const doc = parseDocument(text, { uniqueKeys: false, prettyErrors: false });
+  const doc = loadYaml().parseDocument(text, { uniqueKeys: false, prettyErrors: false });
   if (doc.errors.length > 0) {
     findings.push(
       `${configFile} is not valid YAML (${doc.errors[0]!.message.split('\n')[0]}); the sidebar follows the folders`,
