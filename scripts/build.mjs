@@ -97,7 +97,11 @@ async function buildServer() {
     charset: 'ascii',
     legalComments: 'linked',
     external: EXTERNAL,
-    plugins: [lazyPackagesStayExternal(), zodAsNamespace()],
+    plugins: [
+      lazyPackagesStayExternal(),
+      zodAsNamespace(),
+      constructedOnFirstUse(['@fastify/busboy', 'duplexify']),
+    ],
     // Bundled CommonJS dependencies call `require` for Node's built-ins; give them one.
     banner: {
       js: "import { createRequire as __folioCreateRequire } from 'node:module'; const require = __folioCreateRequire(import.meta.url);",
@@ -140,6 +144,34 @@ function lazyPackagesStayExternal() {
           ? { path: args.path, external: true }
           : undefined,
       );
+    },
+  };
+}
+
+/**
+ * Packages that a dependency requires when it loads but only constructs when a feature is
+ * used: @fastify/multipart's form parser (`new Busboy(options)`) on an upload, and
+ * @fastify/websocket's duplexify (with readable-stream, 70 KB) only in its test helper
+ * `injectWS`. Each is replaced by a constructor that requires the real package from
+ * node_modules the first time it is called, so about 100 KB leave the start-up code.
+ * Only for packages whose export is used solely as a constructor.
+ */
+function constructedOnFirstUse(names) {
+  const filter = new RegExp(`^(?:${names.map((n) => n.replace(/[/.]/g, '\\$&')).join('|')})$`);
+  return {
+    name: 'constructed-on-first-use',
+    setup(build) {
+      build.onResolve({ filter }, (args) =>
+        // The stand-in's own require of the package is left to Node.
+        args.namespace === 'on-first-use'
+          ? { path: args.path, external: true }
+          : { path: args.path, namespace: 'on-first-use' },
+      );
+      build.onLoad({ filter: /.*/, namespace: 'on-first-use' }, (args) => ({
+        contents: `let real; module.exports = function (...args) { real ??= require(${JSON.stringify(args.path)}); return new real(...args); };`,
+        loader: 'js',
+        resolveDir: ROOT,
+      }));
     },
   };
 }

@@ -3,7 +3,7 @@
  * (`bin/folio.js serve` over dist/), and one route of each feature called: each lazily
  * loaded module (prom-client, the MCP SDK, @simplewebauthn/server, openid-client, stripe,
  * nodemailer, yjs, the Markdown renderer, swagger-ui, yazl, yauzl, MiniSearch, jose, yaml,
- * @node-rs/argon2, pg and ioredis) is loaded here the way a user's first request loads it. The feature suites run the TypeScript sources, which
+ * @node-rs/argon2, @fastify/busboy, pg and ioredis) is loaded here the way a user's first request loads it. The feature suites run the TypeScript sources, which
  * resolve packages the way Node does; a bundling mistake only shows in the bundle.
  */
 import fs from 'node:fs';
@@ -391,6 +391,22 @@ describe('the production bundle with every optional feature on', () => {
     });
     expect(page.status).toBe(200);
     expect(page.body).toMatchObject({ title: 'From the ZIP', content: 'Imported.\n' });
+  });
+
+  it('takes an uploaded file as multipart form data and serves it back (@fastify/busboy)', async () => {
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'pixel.png');
+    const res = await fetch(`${folio.url}/api/v1/content/${workspace.slug}/uploads`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: `Bearer ${owner.token}` },
+    });
+    expect(res.status).toBe(201);
+    const { url } = (await res.json()) as { url: string };
+    const stored = await fetch(`${folio.url}${url}`, { headers: { authorization: `Bearer ${owner.token}` } });
+    expect(stored.status).toBe(200);
+    expect(Buffer.from(await stored.arrayBuffer())).toEqual(png);
   });
 
   it('serves the API reference page and its swagger-ui assets', async () => {
