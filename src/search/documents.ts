@@ -38,6 +38,23 @@ async function plainTextOf(markdown: string, worker: PlainTextWorker | undefined
   return markdownPlainText(markdown);
 }
 
+/** Parsing is bounded too: four times the cap of source holds more text than the cap keeps in any real page. */
+const indexedSource = (body: string): string => body.slice(0, MAX_INDEXED_BODY * 4);
+
+/**
+ * The plain texts of several bodies, derived in the render workers side by side, for pages
+ * about to be indexed together: a batch of saves asks for them while its files are written,
+ * so their parsing is neither on the event loop nor inside the index transaction (which
+ * holds SQLite's one connection). Undefined where a worker failed: that body is derived
+ * when indexed, as a single page is.
+ */
+export function readerTexts(
+  bodies: readonly string[],
+  worker: PlainTextWorker,
+): Promise<(string | undefined)[]> {
+  return Promise.all(bodies.map((body) => worker(indexedSource(body)).catch(() => undefined)));
+}
+
 /**
  * The portable `search_documents` row of a page (migration 0003). The body is indexed as
  * the text a reader sees (no Markdown syntax), so matches and snippets are of that text.
@@ -48,8 +65,7 @@ export async function documentRow(
   doc: SearchDocument,
   worker?: PlainTextWorker,
 ): Promise<SearchDocumentsTable> {
-  // Parsing is bounded too: four times the cap of source holds more text than the cap keeps in any real page.
-  const text = await plainTextOf(doc.body.slice(0, MAX_INDEXED_BODY * 4), worker);
+  const text = doc.plainText ?? (await plainTextOf(indexedSource(doc.body), worker));
   return {
     page_id: doc.page_id,
     workspace_id: doc.workspace_id,

@@ -10,6 +10,8 @@ export interface SearchDocument {
   description: string;
   tags: string[];
   body: string;
+  /** The body as a reader sees it, when already derived (see `readerTexts`); else derived when indexed. */
+  plainText?: string;
   status: string;
   /** Strict frontmatter mode keeps restricted pages out of search. */
   restricted: boolean;

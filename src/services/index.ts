@@ -166,6 +166,7 @@ export async function createServices(deps: ServiceDeps) {
     logger,
     access,
     searchIndex,
+    plainText,
     lock: workspaceLock,
     reconciler,
     moveRecovery,

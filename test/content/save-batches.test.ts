@@ -116,6 +116,26 @@ describeEachDatabase('saves to one workspace applied as one batch ($name)', (tar
     expect(two.body.results.map((r: any) => r.path)).toEqual(['shared.md']);
   });
 
+  it('indexes the pages of a batch as a reader sees them, their plain text derived in the render workers', async () => {
+    const lock = await holdLock();
+    queued.length = 0;
+    for (const n of [1, 2, 3])
+      await enqueue('PUT', `plain/p${n}.md`, {
+        body: `# Heading ${n}\n\n**Bold** words about the quokka${n} in [a link](other.md) and \`code\`.\n`,
+      });
+    await lock.release();
+    expect((await Promise.all(queued)).map((a) => a.status)).toEqual([201, 201, 201]);
+
+    const found = await ctx.server.request('GET', `/api/v1/workspaces/${ws.id}/search?q=quokka2`, {
+      token: owner.token,
+    });
+    expect(found.body.results.map((r: any) => r.path)).toEqual(['plain/p2.md']);
+    const snippet: string = found.body.results[0].snippet;
+    expect(snippet).toContain('<mark>quokka2</mark>');
+    expect(snippet).toContain('Bold words');
+    expect(snippet).not.toMatch(/\*\*|\]\(|other\.md|`/);
+  });
+
   it('moves the saves past a batch’s byte budget to the next batch, keeping their order', async () => {
     const big = (n: number) => `${String(n).repeat(10)} ${'lorem ipsum '.repeat(17_000)}`;
     const hashes: string[] = [];

@@ -167,7 +167,7 @@ export function presentPage(row: PageRow, body: string): PageObject {
   };
 }
 
-const searchDocument = (row: PageRow, body: string): SearchDocument => ({
+const searchDocument = (row: PageRow, body: string, plainText?: string): SearchDocument => ({
   page_id: row.id,
   workspace_id: row.workspace_id,
   path: row.path,
@@ -175,6 +175,7 @@ const searchDocument = (row: PageRow, body: string): SearchDocument => ({
   description: row.description,
   tags: parseTags(row.tags),
   body,
+  ...(plainText === undefined ? {} : { plainText }),
   status: row.status,
   restricted: false,
 });
@@ -183,7 +184,7 @@ const searchDocument = (row: PageRow, body: string): SearchDocument => ({
 export async function indexManyForSearch(
   trx: Queryable,
   search: SearchIndex,
-  pages: ReadonlyArray<{ row: PageRow; body: string }>,
+  pages: ReadonlyArray<{ row: PageRow; body: string; plainText?: string | undefined }>,
 ): Promise<void> {
   await search.removeMany(
     trx,
@@ -191,7 +192,7 @@ export async function indexManyForSearch(
   );
   await search.upsertMany(
     trx,
-    pages.filter((p) => p.row.restricted !== 1).map((p) => searchDocument(p.row, p.body)),
+    pages.filter((p) => p.row.restricted !== 1).map((p) => searchDocument(p.row, p.body, p.plainText)),
   );
 }
 

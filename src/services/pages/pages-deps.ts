@@ -3,6 +3,7 @@ import type { EventBus } from '../../events/bus.js';
 import type { WorkspaceLock } from '../../git/lock.js';
 import type { Logger } from '../../logger.js';
 import type { Clock } from '../../lib/clock.js';
+import type { PlainTextWorker } from '../../search/documents.js';
 import type { SearchIndex } from '../../search/search-index.js';
 import type { Store } from '../../store/database.js';
 import type { WorkspaceRow } from '../../store/schema.js';
@@ -33,6 +34,8 @@ export interface PagesDeps {
   logger: Logger;
   access: AccessService;
   searchIndex: SearchIndex;
+  /** Derives a body's plain text in the render workers (search indexes it). */
+  plainText?: PlainTextWorker;
   /** Held across hash check, file write and index update of every page write in a workspace. */
   lock: WorkspaceLock;
   reconciler: PageReconciler;

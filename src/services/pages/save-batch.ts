@@ -6,6 +6,7 @@ import type { Queryable } from '../../store/repositories/queryable.js';
 import type { PageRow } from '../../store/schema.js';
 import { type ActivityEntry, recordMany } from '../activity.js';
 import type { Current, Located, PageContext } from './context.js';
+import { readerTexts } from '../../search/documents.js';
 import { indexManyForSearch } from './page-object.js';
 
 /** Most saves applied as one batch; the rest wait for the next (bounds one batch's memory and time). */
@@ -80,6 +81,8 @@ interface Entry extends Pending {
   prior: Entry | undefined;
   abs?: string;
   staged?: StagedFile;
+  /** The body's plain text for search, when derived in the workers (deriveReaderTexts). */
+  plainText?: string | undefined;
   error?: unknown;
 }
 
@@ -126,7 +129,7 @@ export function createSaveBatcher(ctx: PageContext) {
 
   async function runBatch(workspaceId: string, queue: Queue, jobs: Pending[]): Promise<void> {
     const entries = await planAll(workspaceId, queue, jobs);
-    await writeFiles(entries);
+    await Promise.all([writeFiles(entries), deriveReaderTexts(entries)]);
     await writeRows(entries.filter((e) => e.error === undefined));
     for (const entry of entries) {
       if (entry.error === undefined) entry.resolve(entry.plan.outcome);
@@ -262,6 +265,20 @@ export function createSaveBatcher(ctx: PageContext) {
     return { file: { text: write.text, ...parsePageFile(write.text) }, row: write.row };
   }
 
+  /**
+   * Several pages' plain texts for search, derived in the render workers while the files are
+   * written. A batch of one keeps the quicker inline parse of a short page (documents.ts).
+   */
+  async function deriveReaderTexts(entries: Entry[]): Promise<void> {
+    const worker = deps.plainText;
+    if (!worker || entries.length < 2) return;
+    const texts = await readerTexts(
+      entries.map((e) => e.write.body),
+      worker,
+    );
+    entries.forEach((entry, i) => (entry.plainText = texts[i]));
+  }
+
   /** One transaction for every written page; if it fails, each page on its own, so one bad row fails alone. */
   async function writeRows(entries: Entry[]): Promise<void> {
     if (entries.length === 0) return;
@@ -299,7 +316,9 @@ export function createSaveBatcher(ctx: PageContext) {
       entries.map((e) => e.write.activity),
     );
     // A page written twice in the batch is indexed as the last write leaves it.
-    const last = new Map(entries.map(({ write }) => [write.row.id, { row: write.row, body: write.body }]));
+    const last = new Map(
+      entries.map(({ write, plainText }) => [write.row.id, { row: write.row, body: write.body, plainText }]),
+    );
     await indexManyForSearch(trx, deps.searchIndex, [...last.values()]);
   }
 
