@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -217,6 +217,22 @@ describe('resolveInside', () => {
   it('works when the root itself does not exist yet', async () => {
     const fresh = path.join(base, 'not-yet');
     expect(await resolveInside(fresh, 'a.md')).toBe(path.join(fresh, 'a.md'));
+  });
+
+  it('follows a root that moved after its real path was remembered, and still refuses escapes', async () => {
+    const moving = path.join(base, 'moving');
+    await mkdir(path.join(moving, 'docs'), { recursive: true });
+    expect(await resolveInside(moving, 'docs/a.md')).toBe(path.join(moving, 'docs/a.md'));
+    // The data directory moved to another disk and a symlink left in its place.
+    const elsewhere = path.join(base, 'elsewhere');
+    await rename(moving, elsewhere);
+    await symlink(elsewhere, moving);
+    await symlink(path.join(base, 'outside'), path.join(elsewhere, 'out'));
+    expect(await resolveInside(moving, 'docs/a.md')).toBe(path.join(moving, 'docs/a.md'));
+    await expect(resolveInside(moving, 'out/secret.md')).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+    await expect(resolveInside(root, 'escape-dir/secret.md')).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+    });
   });
 });
 

@@ -114,9 +114,33 @@ export async function resolveInside(root: string, relPath: string): Promise<stri
   const absRoot = path.resolve(root);
   const abs = path.resolve(absRoot, relPath);
   if (!isInside(absRoot, abs)) throw invalid('path', 'Path escapes the workspace');
-  const [realRoot, realTarget] = await Promise.all([realpathOfNearest(absRoot), realpathOfNearest(abs)]);
-  if (!isInside(realRoot, realTarget)) throw invalid('path', 'Path escapes the workspace');
+  const known = realRoots.get(absRoot);
+  const [realRoot, realTarget] = await Promise.all([
+    known ?? realpathOfNearest(absRoot),
+    realpathOfNearest(abs),
+  ]);
+  if (isInside(realRoot, realTarget)) {
+    if (!known) rememberRealRoot(absRoot, realRoot);
+    return abs;
+  }
+  // The root itself may have moved since it was remembered: asked again before refusing.
+  const fresh = known ? await realpathOfNearest(absRoot) : realRoot;
+  if (!isInside(fresh, realTarget)) throw invalid('path', 'Path escapes the workspace');
+  rememberRealRoot(absRoot, fresh);
   return abs;
+}
+
+/**
+ * The real paths of workspace roots, which Folio creates and nothing in a tree can change:
+ * every page read and write resolves its path, and the root's half of that was one of the
+ * most frequent system calls of a busy server. The target's real path is still asked each time.
+ */
+const realRoots = new Map<string, string>();
+const MAX_REAL_ROOTS = 1024;
+
+function rememberRealRoot(absRoot: string, realRoot: string): void {
+  if (realRoots.size >= MAX_REAL_ROOTS) realRoots.clear();
+  realRoots.set(absRoot, realRoot);
 }
 
 async function realpathOfNearest(abs: string): Promise<string> {
