@@ -1,8 +1,4 @@
-import type * as Yaml from 'yaml';
-import { lazyPackage } from '../lib/lazy-package.js';
-
-// Loaded on the first patch, not at start, like the parser in frontmatter.ts.
-const loadYaml = lazyPackage<typeof Yaml>('yaml');
+import { loadYaml } from '../lib/yaml.js';
 
 const OPEN_FENCE_RE = /^---[ \t]*\r?\n/;
 const CLOSE_FENCE_RE = /^---[ \t]*(?:\r?\n|$)/gm;

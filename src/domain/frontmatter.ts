@@ -1,10 +1,6 @@
 import { createHash } from 'node:crypto';
 import type * as Yaml from 'yaml';
-import { lazyPackage } from '../lib/lazy-package.js';
-
-// Loaded when a page's frontmatter is first read or written: a server that only starts
-// never needs the YAML parser, so it is not compiled at every start.
-const loadYaml = lazyPackage<typeof Yaml>('yaml');
+import { loadYaml } from '../lib/yaml.js';
 
 /** The result of splitting a page file. `error` is set (and `frontmatter` is `{}`) when the YAML is invalid. */
 export interface ParsedPageFile {

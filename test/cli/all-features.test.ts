@@ -3,8 +3,9 @@
  * (`bin/folio.js serve` over dist/), and one route of each feature called: each lazily
  * loaded module (prom-client, the MCP SDK, @simplewebauthn/server, openid-client, stripe,
  * nodemailer, yjs, the Markdown renderer, swagger-ui, yazl, yauzl, MiniSearch, jose, yaml,
- * @node-rs/argon2, @fastify/busboy, pg and ioredis) is loaded here the way a user's first request loads it. The feature suites run the TypeScript sources, which
- * resolve packages the way Node does; a bundling mistake only shows in the bundle.
+ * @node-rs/argon2, @fastify/busboy, KaTeX, pg and ioredis) is loaded here the way a user's
+ * first request loads it. The feature suites run the TypeScript sources, which resolve
+ * packages the way Node does; a bundling mistake only shows in the bundle.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -3,12 +3,8 @@
  * its `root`): `##` headings are groups, list items link pages, and an item with nested
  * items is a section whose page is its own link.
  */
-import type * as Yaml from 'yaml';
-import { lazyPackage } from '../../../../lib/lazy-package.js';
+import { loadYaml } from '../../../../lib/yaml.js';
 import { joinPath, type NavFiles, type Outline, type OutlineItem } from './outline.js';
-
-// Loaded when a `.gitbook.yaml` is first read, not at every start of the server.
-const loadYaml = lazyPackage<typeof Yaml>('yaml');
 
 export const GITBOOK_MARKERS = ['SUMMARY.md', '.gitbook.yaml'];
 

@@ -4,13 +4,9 @@
  * YAML is read leniently: MkDocs configs use tags such as `!!python/name:` and `!ENV`,
  * which are kept as plain values.
  */
-import type * as Yaml from 'yaml';
-import { lazyPackage } from '../../../../lib/lazy-package.js';
+import { loadYaml } from '../../../../lib/yaml.js';
 import { foldersOutline, indexOrReadme } from './folders.js';
 import { dirOf, joinPath, type NavFiles, type Outline, type OutlineItem } from './outline.js';
-
-// Loaded when a `mkdocs.yml` is first read, not at every start of the server.
-const loadYaml = lazyPackage<typeof Yaml>('yaml');
 
 export const MKDOCS_FILES = ['mkdocs.yml', 'mkdocs.yaml'] as const;
 
