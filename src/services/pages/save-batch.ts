@@ -271,12 +271,14 @@ export function createSaveBatcher(ctx: PageContext) {
    */
   async function deriveReaderTexts(entries: Entry[]): Promise<void> {
     const worker = deps.plainText;
-    if (!worker || entries.length < 2) return;
+    // Restricted pages are kept out of search, so their text is never asked for.
+    const indexed = entries.filter((e) => e.write.row.restricted !== 1);
+    if (!worker || indexed.length < 2) return;
     const texts = await readerTexts(
-      entries.map((e) => e.write.body),
+      indexed.map((e) => e.write.body),
       worker,
     );
-    entries.forEach((entry, i) => (entry.plainText = texts[i]));
+    indexed.forEach((entry, i) => (entry.plainText = texts[i]));
   }
 
   /** One transaction for every written page; if it fails, each page on its own, so one bad row fails alone. */
