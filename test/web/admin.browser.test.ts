@@ -254,6 +254,10 @@ describeInChromium('web app: workspace administration', () => {
     await expect.poll(() => rows.count()).toBeGreaterThan(25);
 
     await feed.getByLabel('Person').selectOption({ label: 'Pat Other' });
+    // The list is empty while the filtered page loads, so it is waited for by Pat's own row.
+    await expect
+      .poll(async () => (await rows.allTextContents()).some((row) => row.includes('by-pat.md')))
+      .toBe(true);
     await expect.poll(() => rows.count()).toBeLessThan(25);
     const patsRows = await rows.allTextContents();
     expect(patsRows.every((row) => row.startsWith('Pat Other · '))).toBe(true);
