@@ -1,3 +1,4 @@
+import type * as IoRedis from 'ioredis';
 import fs from 'node:fs';
 import type { Redis } from 'ioredis';
 import path from 'node:path';
@@ -26,6 +27,7 @@ import { createServices, type Quota, type Services, type ServicesRuntime } from 
 import { openStore, type Store } from './store/database.js';
 import { databaseStartError, redisStartError } from './start-up-error.js';
 import type { WebhookOptions } from './services/index.js';
+import { importPackage } from './lib/import-package.js';
 
 export interface CoreOptions {
   logger?: Logger;
@@ -175,7 +177,10 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
  * listener, ioredis would print each one to stderr as an "Unhandled error event".
  */
 async function connectRedis(url: string, logger: Logger): Promise<Redis> {
-  const redis = new (await import('ioredis')).Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 });
+  const redis = new (await importPackage<typeof IoRedis>('ioredis')).Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 2,
+  });
   let connectionError: Error | undefined;
   const remember = (error: Error) => (connectionError ??= error);
   redis.on('error', remember);

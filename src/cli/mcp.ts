@@ -1,3 +1,4 @@
+import type * as McpStdio from '@modelcontextprotocol/sdk/server/stdio.js';
 import { parseArgs } from 'node:util';
 import { type Config, loadConfig } from '../config.js';
 import { createCore } from '../core.js';
@@ -6,6 +7,7 @@ import { runningServerPid } from '../server-lock.js';
 import { createLogger } from '../logger.js';
 import { type Command, EXIT } from './command.js';
 import { withConfig } from './config-errors.js';
+import { importPackage } from '../lib/import-package.js';
 
 /** Resolves when stdin closes: the MCP client has gone. */
 const untilStdinCloses = () => new Promise<void>((resolve) => process.stdin.once('close', resolve));
@@ -24,7 +26,7 @@ async function serveBridged(options: { serverUrl: string; apiKey: string; worksp
 async function serveInProcess(config: Config, options: { apiKey: string; workspace: string }) {
   const [{ StdioServerTransport }, { buildMcpServer }, { invalidApiKey, unknownWorkspace }] =
     await Promise.all([
-      import('@modelcontextprotocol/sdk/server/stdio.js'),
+      importPackage<typeof McpStdio>('@modelcontextprotocol/sdk/server/stdio.js'),
       import('../mcp/server.js'),
       import('../mcp/start-up-errors.js'),
     ]);

@@ -1,6 +1,8 @@
+import type * as Yauzl from 'yauzl';
 import type { Readable } from 'node:stream';
 import type { Entry, ZipFile } from 'yauzl';
 import { AppError } from '../errors.js';
+import { importPackage } from '../lib/import-package.js';
 
 /** A content type established from magic bytes. */
 export interface SniffedType {
@@ -107,7 +109,7 @@ export async function checkZipBomb(buf: Buffer, limits: Partial<ZipLimits> = {})
   try {
     // validateEntrySizes off: our own counter does that job and reports which limit tripped.
     // yauzl is loaded on the first ZIP upload or import, not at start.
-    const { default: yauzl } = await import('yauzl');
+    const { default: yauzl } = await importPackage<{ default: typeof Yauzl }>('yauzl');
     zip = await yauzl.fromBufferPromise(buf, {
       lazyEntries: true,
       validateEntrySizes: false,

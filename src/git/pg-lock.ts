@@ -22,7 +22,9 @@
  * capped by `maxWaitingConnections`. An uncontended lock costs a single
  * `pg_try_advisory_lock` on the shared connection, as before.
  */
+import type * as Pg from 'pg';
 import { KeyedLock, type WorkspaceLock } from './lock.js';
+import { importPackage } from '../lib/import-package.js';
 
 /** The part of a `pg.Client` this lock uses. */
 export interface AdvisoryClient {
@@ -253,7 +255,7 @@ export async function createPgAdvisoryLock(
   databaseUrl: string,
   onError?: (error: unknown) => void,
 ): Promise<PgAdvisoryLock> {
-  const { default: pg } = await import('pg');
+  const { default: pg } = await importPackage<typeof Pg>('pg');
   return new PgAdvisoryLock({
     connect: async () => {
       const client = new pg.Client({

@@ -7,8 +7,10 @@
  * Community instance pays nothing for them; call sites never ask whether metrics are on.
  */
 
+import type * as PromClient from 'prom-client';
 import type { Actor } from '../domain/actor.js';
 import { requireMetricsReader } from '../domain/policy.js';
+import { importPackage } from '../lib/import-package.js';
 
 type Labels<L extends string> = Partial<Record<L, string | number>>;
 
@@ -84,7 +86,8 @@ const SYNC_SECONDS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
 /** The instruments on a registry of this instance's own, with Node's process metrics. */
 export async function createMetrics(): Promise<Metrics> {
-  const { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } = await import('prom-client');
+  const { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } =
+    await importPackage<typeof PromClient>('prom-client');
   const registry = new Registry();
   const registers = [registry];
   collectDefaultMetrics({ register: registry, prefix: 'folio_' });

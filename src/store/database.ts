@@ -1,3 +1,4 @@
+import type * as Pg from 'pg';
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
@@ -6,6 +7,7 @@ import { LruCache } from '../lib/lru-cache.js';
 import { migrationProvider } from './migrations/index.js';
 import { pgDump } from './pg-dump.js';
 import type { Database } from './schema.js';
+import { importPackage } from '../lib/import-package.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -89,7 +91,7 @@ function withStatementCache(native: SqliteDatabase.Database) {
 
 async function openPostgres(url: string, schema?: string): Promise<Store> {
   // Loaded only when PostgreSQL is configured, so the SQLite default starts lighter.
-  const { default: pg } = await import('pg');
+  const { default: pg } = await importPackage<typeof Pg>('pg');
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,

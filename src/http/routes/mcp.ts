@@ -1,9 +1,11 @@
+import type * as McpStreamableHttp from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, unauthorized } from '../../errors.js';
 import type { McpEnvironment } from '../../mcp/server.js';
 import type { Services } from '../../services/index.js';
 import { z } from 'zod';
 import { otherContent } from '../../contract/answers.js';
+import { importPackage } from '../../lib/import-package.js';
 
 export interface McpRouteOptions extends McpEnvironment {
   /** Whether a sync engine runs behind this server (offers svc_resolve_sync_conflict). */
@@ -81,7 +83,7 @@ export function mcpRoutes(services: Services, options: McpRouteOptions) {
     // The MCP SDK is loaded on the first MCP request, not at start: most instances never serve one.
     const [{ buildMcpServer }, { StreamableHTTPServerTransport }] = await Promise.all([
       import('../../mcp/server.js'),
-      import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+      importPackage<typeof McpStreamableHttp>('@modelcontextprotocol/sdk/server/streamableHttp.js'),
     ]);
     const { corsOrigins: _cors, ...environment } = options;
     const server = buildMcpServer({ services, actor, ...environment });

@@ -1,6 +1,8 @@
+import type * as StripeModule from 'stripe';
 import type Stripe from 'stripe';
 import type { Config } from '../../config.js';
 import { AppError } from '../../errors.js';
+import { importPackage } from '../../lib/import-package.js';
 
 /** How old a webhook's signed timestamp may be (Stripe's own default), in seconds. */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
@@ -32,7 +34,7 @@ export function createStripeGateway(config: Config['stripe']): StripeGateway {
   function sdk(): Promise<Stripe> {
     const key = config.secretKey;
     if (!key) return Promise.reject(notConfigured('STRIPE_SECRET_KEY'));
-    client ??= import('stripe').then(({ default: StripeSdk }) => {
+    client ??= importPackage<typeof StripeModule>('stripe').then(({ default: StripeSdk }) => {
       const base = new URL(config.apiBase);
       return new StripeSdk(key, {
         host: base.hostname,
@@ -81,7 +83,7 @@ export function createStripeGateway(config: Config['stripe']): StripeGateway {
       const secret = config.webhookSecret;
       if (!secret) throw notConfigured('STRIPE_WEBHOOK_SECRET');
       // The verifier needs no API key; a placeholder keeps webhooks working without one.
-      const { default: StripeSdk } = await import('stripe');
+      const { default: StripeSdk } = await importPackage<typeof StripeModule>('stripe');
       const verifier = config.secretKey ? await sdk() : new StripeSdk('sk_unset');
       try {
         return verifier.webhooks.constructEvent(

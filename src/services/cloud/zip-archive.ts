@@ -1,7 +1,9 @@
+import type * as Yazl from 'yazl';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { TEMP_PREFIX } from '../../content/atomic-write.js';
+import { importPackage } from '../../lib/import-package.js';
 
 /** A ZIP to send: its file name and the stream that writes it. */
 export interface Download {
@@ -18,7 +20,7 @@ export type ArchiveEntry = { name: string; json: unknown } | { name: string; fil
  * loaded on the first export, not at start.
  */
 export async function streamArchive(entries: readonly ArchiveEntry[]): Promise<Readable> {
-  const { ZipFile } = await import('yazl');
+  const { ZipFile } = await importPackage<typeof Yazl>('yazl');
   const zip = new ZipFile();
   for (const entry of entries) {
     if ('json' in entry) {

@@ -1,9 +1,11 @@
+import type * as Jose from 'jose';
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import { unauthorized } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { LruCache } from '../../lib/lru-cache.js';
 import { loadOrCreateSecretFile } from '../../lib/secrets.js';
+import { importPackage } from '../../lib/import-package.js';
 
 /** Access tokens live 15 minutes. */
 export const ACCESS_TOKEN_SECONDS = 900;
@@ -62,7 +64,7 @@ export function createJwtSigner(keyPath: string, clock: Clock) {
 
     async sign(claims: AccessClaims): Promise<{ token: string; expiresAt: Date }> {
       const { privateKey, keyId } = await keys;
-      const { SignJWT } = await import('jose');
+      const { SignJWT } = await importPackage<typeof Jose>('jose');
       const iat = Math.floor(clock.now().getTime() / 1000);
       const token = await new SignJWT({ org: claims.orgId, sid: claims.sessionId, epoch: claims.epoch })
         .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: keyId })
@@ -83,7 +85,7 @@ export function createJwtSigner(keyPath: string, clock: Clock) {
         return claims;
       }
       try {
-        const { jwtVerify } = await import('jose');
+        const { jwtVerify } = await importPackage<typeof Jose>('jose');
         const { payload } = await jwtVerify(token, publicKey, {
           algorithms: ['RS256'],
           currentDate: clock.now(),

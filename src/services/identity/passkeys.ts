@@ -1,3 +1,4 @@
+import type * as WebAuthn from '@simplewebauthn/server';
 import type {
   AuthenticationResponseJSON,
   AuthenticatorTransport,
@@ -18,12 +19,13 @@ import type { AuthService, TokenPair } from './auth.js';
 import { clearFailedSignIns, countFailedSignIn, refuseWhileLocked } from './lockout.js';
 import type { ClientInfo } from './sessions.js';
 import { keepOneWayIn } from './sign-in-methods.js';
+import { importPackage } from '../../lib/import-package.js';
 
 /**
  * The WebAuthn library and its ASN.1 and X.509 dependencies load on first use, so an
  * instance without passkeys (and every start-up) does not pay for them.
  */
-const webauthn = () => import('@simplewebauthn/server');
+const webauthn = () => importPackage<typeof WebAuthn>('@simplewebauthn/server');
 
 /** A begun ceremony must finish within this time; its challenge works once. */
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;

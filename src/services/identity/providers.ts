@@ -1,6 +1,7 @@
 import type * as OpenIdClient from 'openid-client';
 import type { Config } from '../../config.js';
 import { AppError } from '../../errors.js';
+import { importPackage } from '../../lib/import-package.js';
 
 /** What a provider tells Folio about the person who signed in. */
 export interface ExternalIdentity {
@@ -30,7 +31,7 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 let openIdClient: Promise<typeof OpenIdClient> | undefined;
 /** openid-client loads on the first sign-in with a provider, not at start-up. */
-const loadOpenIdClient = () => (openIdClient ??= import('openid-client'));
+const loadOpenIdClient = () => (openIdClient ??= importPackage<typeof OpenIdClient>('openid-client'));
 
 /**
  * Provider URLs come from the operator. They must be https, except on a loopback

@@ -5,10 +5,12 @@
  * export, and the files archivers add (`__MACOSX/`, `.DS_Store`), are left out. A ZIP whose
  * only files are ZIPs (Notion splits large exports into parts) is opened one level down.
  */
+import type * as Yauzl from 'yauzl';
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { checkZipBomb, type ZipLimits } from '../../content/upload-sniff.js';
 import { invalid } from '../../errors.js';
+import { importPackage } from '../../lib/import-package.js';
 
 /** The files of an export by relative path. */
 export type ExportFiles = Map<string, Buffer>;
@@ -34,7 +36,7 @@ function cleanName(raw: string): string | null {
 
 async function unzip(buf: Buffer, files: ExportFiles, prefix: string): Promise<void> {
   await checkZipBomb(buf, IMPORT_ZIP_LIMITS);
-  const { default: yauzl } = await import('yauzl');
+  const { default: yauzl } = await importPackage<{ default: typeof Yauzl }>('yauzl');
   const zip = await yauzl.fromBufferPromise(buf, { lazyEntries: true, autoClose: false });
   try {
     for await (const entry of zip.eachEntry()) {

@@ -1,3 +1,4 @@
+import type * as Nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 import { ulid } from 'ulid';
 import type { Logger } from '../../logger.js';
@@ -7,6 +8,7 @@ import type { Queryable } from '../../store/repositories/queryable.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Metrics } from '../../metrics/metrics.js';
 import { coalescedRuns } from '../../lib/coalesced-runs.js';
+import { importPackage } from '../../lib/import-package.js';
 
 export interface Mail {
   to: string;
@@ -82,7 +84,9 @@ export async function createMailWorker(deps: {
   metrics?: Pick<Metrics, 'mailFailures'>;
 }) {
   // nodemailer is loaded only when mail is configured.
-  const transport = deps.transport ?? (await import('nodemailer')).default.createTransport(deps.smtpUrl);
+  const transport =
+    deps.transport ??
+    (await importPackage<{ default: typeof Nodemailer }>('nodemailer')).default.createTransport(deps.smtpUrl);
   const db = deps.store.db;
   let timer: NodeJS.Timeout | null = null;
 

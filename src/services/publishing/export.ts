@@ -1,3 +1,4 @@
+import type * as Yazl from 'yazl';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { Actor } from '../../domain/actor.js';
@@ -16,6 +17,7 @@ import type { SiteSource } from './site/source.js';
 import { encodePath, type Chrome, type SiteRenderer } from './site/render.js';
 import { LIVE_VERSION_SLUG } from './versions.js';
 import { stripPageExtension } from '../../domain/page-extensions.js';
+import { importPackage } from '../../lib/import-package.js';
 
 /** `?version=` of an export: a version's slug, or `latest` for the live pages. */
 export const exportInput = z.object({ version: z.string().trim().min(1).max(200).optional() });
@@ -201,7 +203,7 @@ export function createExport(deps: { access: AccessService; context: SiteContext
     ): Promise<{ filename: string; stream: Readable }> {
       const { files, filename } = await collect(actor, workspaceId, input);
       // yazl is loaded on the first export, not at start.
-      const { ZipFile } = await import('yazl');
+      const { ZipFile } = await importPackage<typeof Yazl>('yazl');
       const zip = new ZipFile();
       for (const file of files) {
         if ('data' in file) {

@@ -6,11 +6,13 @@
  * static export ships a compact index of its own (export-search.ts) that the palette script
  * (render/site-assets) searches with the same weights and matching rules.
  */
+import type * as MiniSearchModule from 'minisearch';
 import type MiniSearch from 'minisearch';
 import type { Options, SearchOptions } from 'minisearch';
 import { LruCache } from '../../../lib/lru-cache.js';
 import type { PageSection } from '../../../render/sections.js';
 import type { SitePage } from './nav.js';
+import { importPackage } from '../../../lib/import-package.js';
 
 /**
  * One indexed page: its title, its headings and its sections' text, each a field. The
@@ -50,7 +52,7 @@ export const TYPO_OPTIONS: SearchOptions = {
 
 /** A new, empty page index with the shared options; MiniSearch is loaded on the first site search, not at start. */
 export async function newIndex(): Promise<MiniSearch<PageDoc>> {
-  const { default: MiniSearchIndex } = await import('minisearch');
+  const { default: MiniSearchIndex } = await importPackage<typeof MiniSearchModule>('minisearch');
   return new MiniSearchIndex<PageDoc>(indexOptions());
 }
 

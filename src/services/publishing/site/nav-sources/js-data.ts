@@ -6,14 +6,16 @@
  * function) is refused with the line it is on, so a file from a repository can never run
  * code on the server.
  */
+import type * as Acorn from 'acorn';
 import type { Node, parse as acornParse } from 'acorn';
+import { importPackage } from '../../../../lib/import-package.js';
 
 // acorn (160 KB) is loaded by the first reading of a Docusaurus workspace, not at every start.
 let parse: typeof acornParse | undefined;
 
 /** Loads the JavaScript parser; call (and await) before any other function of this file. */
 export async function loadJsParser(): Promise<void> {
-  parse ??= (await import('acorn')).parse;
+  parse ??= (await importPackage<typeof Acorn>('acorn')).parse;
 }
 
 /** Thrown for a construct that is not plain data; `message` names it and its line. */
