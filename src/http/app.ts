@@ -23,6 +23,7 @@ import './fastify-types.js';
 import { apiDocsRoutes } from './api-docs.js';
 import { collectDocumentedRoutes, openApiDocumentRoute } from './openapi.js';
 import { installRateLimits } from './rate-limit-hook.js';
+import { methodAsAsked, routeHeadAsGet } from './head-requests.js';
 import type { PerOrgLimits } from '../ratelimit/org-limits.js';
 import { installRequestMetrics } from './request-metrics.js';
 import type { Metrics } from '../metrics/metrics.js';
@@ -115,7 +116,12 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     // Routing and parser refusals go through the same error body as everything else.
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: clientErrorHandler(requestId, deps.logger),
-    ...(rewrite ? { rewriteUrl: (req: RawRequest) => rewrite(req.headers.host, req.url ?? '/') } : {}),
+    // HEAD goes to the GET route (head-requests.ts) rather than to a HEAD twin of each.
+    exposeHeadRoutes: false,
+    rewriteUrl: (req: RawRequest) => {
+      routeHeadAsGet(req);
+      return rewrite ? rewrite(req.headers.host, req.url ?? '/') : (req.url ?? '/');
+    },
   });
 
   const routeTable: RouteEntry[] = [];
@@ -178,7 +184,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     request.log.info(
       {
         request_id: request.id,
-        method: request.method,
+        method: methodAsAsked(request),
         url: request.url,
         status: reply.statusCode,
         ms: reply.elapsedTime,
