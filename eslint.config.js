@@ -118,7 +118,9 @@ export default tseslint.config(
     languageOptions: { globals: globals.browser },
   },
   {
+    // CommonJS (bin/package.json), like the bundle it runs.
     files: ['bin/**/*.js'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+    languageOptions: { sourceType: 'commonjs', globals: globals.node },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

@@ -6,16 +6,22 @@
 // garbage collection and compiling) are as many as the machine has cores besides this one,
 // not a fixed four: on two cores, three threads less and about 1.5 MB less at rest.
 // `npm start` passes the same.
-import { existsSync } from 'node:fs';
+//
+// CommonJS (bin/package.json), like the bundle it runs: an ES module entry would start
+// Node's ES module loader for this one file.
+'use strict';
+const { existsSync } = require('node:fs');
+const path = require('node:path');
 
 // Every file read, write and fsync waits for one of libuv's threads; with its default of
 // four, a few slow fsyncs of page writes held up the reads queued behind them. Set before
 // anything uses the pool, which is when libuv reads it; an operator's own value wins.
 process.env.UV_THREADPOOL_SIZE ??= '16';
 
-const entry = new URL('../dist/folio.js', import.meta.url);
+const entry = path.join(__dirname, '../dist/folio.js');
 if (!existsSync(entry)) {
   console.error('folio: dist/ is missing. Run `npm ci` (or `npm run build`) first.');
   process.exit(1);
 }
-await import(entry.href);
+// Compiled from V8's code cache where there is one (src/cli/code-cache.ts).
+require('../dist/code-cache.js').runWithCodeCache(entry);

@@ -1,19 +1,18 @@
 /**
  * The production build (`npm run build`, run by `npm ci` through `prepare`): the CLI and
- * server as one ES module, dist/folio.js, plus chunks for code that loads on first use
- * (the Markdown renderer, for one).
+ * server as one file, dist/folio.js, plus chunks for code that loads on first use (the
+ * Markdown renderer, for one), all CommonJS so that bin/folio.js runs them from V8's
+ * code cache (src/cli/code-cache.ts).
  *
- * Why a bundle: Node resolves and evaluates every ES module file on its own, and Folio's
+ * Why a bundle: Node resolves and evaluates every module file on its own, and Folio's
  * dependency graph is several hundred files (Kysely alone ships 260). Loading one file
  * instead roughly halves the time from `npm start` to a healthy server.
  *
  * Left outside the bundle: native addons, which cannot be bundled, and packages that are
  * only loaded when a feature is in use (PostgreSQL, Redis, SMTP, MCP), so they stay out
  * of the start-up path entirely. Every package that Folio's code loads with `import()`
- * stays outside too (lazyPackagesStayExternal()): esbuild gives a bundled CommonJS package
- * reached that way a namespace with only `default`, where Node's loader (which the tests
- * of the sources run on) also offers its named exports, so `const { Registry } = await
- * import('prom-client')` worked in every test and failed in the bundle.
+ * stays outside too: Folio loads them with importPackage (src/lib/import-package.ts), which
+ * calls Node's own `import()`, so the bundle sees the same module namespaces as the sources.
  * Packages required on first use through src/lib/lazy-package.ts (yaml, the argon2
  * addon) are invisible to esbuild, so Node resolves them from node_modules at run time.
  *
@@ -33,7 +32,7 @@
  * Usage: node scripts/build.mjs [--web | --server] [outdir]
  *   (default: dist; --web builds only the app, --server only the bundle, keeping the app)
  */
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import process from 'node:process';
 import path from 'node:path';
@@ -72,20 +71,28 @@ async function buildServer() {
     // Only the bundle's own files: the web app beside it stays.
     const names = await readdir(outdir).catch(() => []);
     for (const name of names.filter(
-      (n) => n === 'chunks' || n === 'site-assets' || /^(?:folio|render-worker|import-worker)\.js/.test(n),
+      (n) =>
+        ['chunks', 'site-assets', '.code-cache', '.esm', 'package.json'].includes(n) ||
+        /^(?:folio|code-cache|render-worker|import-worker)\.js/.test(n),
     ))
       await rm(path.join(outdir, name), { recursive: true, force: true });
   } else await rm(outdir, { recursive: true, force: true });
-  await build({
+  // First as ES modules split into chunks, into a staging directory, then each output file
+  // converted to CommonJS in place (toCommonJs), so that bin/folio.js can run the code from
+  // V8's code cache (src/cli/code-cache.ts). esbuild splits only ES modules.
+  const staging = path.join(outdir, '.esm');
+  const { metafile } = await build({
     absWorkingDir: ROOT,
     // The render and import workers are entries of their own: worker threads start from a
-    // file (render-pool.ts, imports/convert-pool.ts).
+    // file (render-pool.ts, imports/convert-pool.ts). The code cache's loader is one too:
+    // bin/folio.js requires it before the rest.
     entryPoints: {
       folio: 'src/cli/run.ts',
+      'code-cache': 'src/cli/code-cache.ts',
       'render-worker': 'src/render/render-worker.ts',
       'import-worker': 'src/services/imports/convert-worker.ts',
     },
-    outdir,
+    outdir: staging,
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -97,18 +104,50 @@ async function buildServer() {
     charset: 'ascii',
     legalComments: 'linked',
     external: EXTERNAL,
+    metafile: true,
     plugins: [
-      lazyPackagesStayExternal(),
+      packagesImportedThroughLoader(),
       zodAsNamespace(),
       constructedOnFirstUse(['@fastify/busboy', 'duplexify']),
     ],
-    // Bundled CommonJS dependencies call `require` for Node's built-ins; give them one.
-    banner: {
-      js: "import { createRequire as __folioCreateRequire } from 'node:module'; const require = __folioCreateRequire(import.meta.url);",
-    },
     logLevel: 'warning',
   });
+  await toCommonJs(
+    staging,
+    Object.keys(metafile.outputs).filter((file) => file.endsWith('.js')),
+  );
+  await rm(staging, { recursive: true, force: true });
   await buildSiteAssets();
+}
+
+/**
+ * Converts the staged ES module files to CommonJS files of the same names in <outdir>,
+ * source maps chained back to src/. Static imports of chunks become `require` at the top,
+ * `import()` of a chunk becomes a `require` in a promise (a script run from a code cache
+ * cannot call `import()`; packages go through src/lib/import-package.ts instead), and
+ * `import.meta.url` is the file's own URL. dist/package.json tells Node the files are CommonJS.
+ */
+async function toCommonJs(staging, files) {
+  await build({
+    absWorkingDir: ROOT,
+    entryPoints: files.map((file) => path.resolve(ROOT, file)),
+    outbase: staging,
+    outdir,
+    bundle: false,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    supported: { 'dynamic-import': false },
+    define: { 'import.meta.url': '__folioModuleUrl' },
+    banner: { js: 'var __folioModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+    sourcemap: 'linked',
+    minifyWhitespace: true,
+    charset: 'ascii',
+    logLevel: 'warning',
+  });
+  for (const file of await readdir(staging, { recursive: true }))
+    if (file.endsWith('.LEGAL.txt')) await rename(path.join(staging, file), path.join(outdir, file));
+  await writeFile(path.join(outdir, 'package.json'), '{ "type": "commonjs" }\n');
 }
 
 /**
@@ -130,18 +169,24 @@ async function buildSiteAssets() {
 }
 
 /**
- * Leaves to Node every package that is loaded with `import('<package>')`, so the bundle sees
- * the same module namespace as the sources do: Node's own CommonJS interop (named exports
- * found by its lexer, plus `default`) instead of esbuild's default-only one for a chunk.
- * Folio's own modules (relative paths) are still bundled and split into chunks.
+ * Refuses `import('<package>')` in Folio's code: in the CommonJS bundle it would become a
+ * `require`, whose module namespace differs from `import()`'s (an ES module's default
+ * export, say). Packages loaded on first use go through importPackage
+ * (src/lib/import-package.ts), which esbuild does not see, so Node loads them from node_modules.
  */
-function lazyPackagesStayExternal() {
+function packagesImportedThroughLoader() {
   return {
-    name: 'lazy-packages-stay-external',
+    name: 'packages-imported-through-loader',
     setup(build) {
       build.onResolve({ filter: /^[^./]/ }, (args) =>
         args.kind === 'dynamic-import' && !args.path.startsWith('node:')
-          ? { path: args.path, external: true }
+          ? {
+              errors: [
+                {
+                  text: `import('${args.path}'): load packages on first use with importPackage() (src/lib/import-package.ts)`,
+                },
+              ],
+            }
           : undefined,
       );
     },

@@ -6,4 +6,7 @@ import { main } from './index.js';
 // report instead of Node's own, which prints the whole (minified) line of the bundle it came from.
 process.on('uncaughtException', exitOnFatal);
 process.on('unhandledRejection', exitOnFatal);
-process.exitCode = await main(process.argv.slice(2)).catch(exitOnFatal);
+// Not a top-level await: the bundle is CommonJS, to run from V8's code cache (code-cache.ts).
+void main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+}, exitOnFatal);

@@ -3,8 +3,8 @@ import { SourceMap } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** A frame's location in a built file: `file:///…/dist/folio.js:446:3411`. */
-const FRAME_RE = /(file:\/\/\/[^\s()]+?\.js):(\d+):(\d+)/g;
+/** A frame's location in a built file: `/…/dist/folio.js:446:3411` (or as a `file:///…` URL). */
+const FRAME_RE = /((?:file:\/\/)?\/[^\s()]+?\.js):(\d+):(\d+)/g;
 
 /**
  * `stack` with each location in a bundled file that has a source map beside it (dist/,
@@ -28,10 +28,10 @@ export function sourceMappedStack(stack: string): string {
     }
     return maps.get(file) ?? null;
   };
-  return stack.replace(FRAME_RE, (whole, url: string, line: string, column: string) => {
+  return stack.replace(FRAME_RE, (whole, location: string, line: string, column: string) => {
     let file: string;
     try {
-      file = fileURLToPath(url);
+      file = location.startsWith('file:') ? fileURLToPath(location) : location;
     } catch {
       return whole;
     }

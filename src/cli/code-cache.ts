@@ -1,0 +1,107 @@
+/**
+ * Runs the bundle (dist/) from V8's code cache: what `bin/folio.js` uses to start the CLI.
+ *
+ * Compiling the start-up code is the largest single cost of a start (bench/RESULTS.md,
+ * startup). Node 20 has no compile cache of its own (`module.enableCompileCache` is Node
+ * 22) and none at all for ES modules, so the build emits the bundle as CommonJS
+ * (scripts/build.mjs) and this loader compiles each of its files with `vm.Script`,
+ * handing V8 the code it compiled for that file on an earlier start. A few seconds after
+ * a start, the files whose cache was missing or refused are saved again, with every
+ * function the start compiled, under dist/.code-cache/ (which each build empties).
+ *
+ * V8 refuses a cache made by another Node version or under other V8 flags (`npm start`
+ * passes some), so each combination has a directory of its own. A refused or unreadable
+ * cache only means compiling as usual; a dist/ that cannot be written only means no cache.
+ * With `--enable-source-maps`, files are left to Node so that it maps stack traces.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import Module, { createRequire } from 'node:module';
+import path from 'node:path';
+import vm from 'node:vm';
+import { provideImporter } from '../lib/import-package.js';
+
+/** How long after the entry starts the cache is written: a server has started and answered by then. */
+const SAVE_AFTER_MS = 2_000;
+
+// Node's own CommonJS wrapper, ending in a line break so that the file's lines keep their
+// numbers (lineOffset -1) and its first line its columns.
+const WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname) {\n';
+const WRAPPER_TAIL = '\n})';
+
+interface CompilingModule {
+  exports: unknown;
+  _compile(content: string, filename: string): unknown;
+}
+
+interface Compiled {
+  script: vm.Script;
+  cacheFile: string;
+}
+
+/** Requires `entry` (a file of the bundle), compiling the bundle's files from the code cache. */
+export function runWithCodeCache(entry: string): unknown {
+  const load = createRequire(entry);
+  if (process.sourceMapsEnabled) return load(entry);
+  const root = path.dirname(entry);
+  const cacheDir = path.join(root, '.code-cache', v8Flavour());
+  const uncached: Compiled[] = [];
+  const prototype = Module.prototype as unknown as CompilingModule;
+  const compile = prototype._compile;
+  prototype._compile = function (this: CompilingModule, content: string, filename: string) {
+    if (path.relative(root, filename).startsWith('..')) return compile.call(this, content, filename);
+    const cacheFile = path.join(cacheDir, `${path.relative(root, filename)}.bin`);
+    const cachedData = readIfPresent(cacheFile);
+    const script = new vm.Script(WRAPPER_HEAD + content + WRAPPER_TAIL, {
+      filename,
+      lineOffset: -1,
+      cachedData,
+    });
+    if (!cachedData || script.cachedDataRejected) uncached.push({ script, cacheFile });
+    const wrapper = script.runInThisContext() as (...args: unknown[]) => unknown;
+    return wrapper.call(
+      this.exports,
+      this.exports,
+      createRequire(filename),
+      this,
+      filename,
+      path.dirname(filename),
+    );
+  };
+  // A script compiled from a cache cannot call import(); this module, compiled by Node, can.
+  provideImporter((name) => import(name));
+  setTimeout(() => saveCodeCache(uncached.splice(0)), SAVE_AFTER_MS).unref();
+  return load(entry);
+}
+
+/** The Node version and V8 flags a cache is valid for, as a short directory name. */
+function v8Flavour(): string {
+  const flags = [process.version, process.arch, ...process.execArgv, process.env.NODE_OPTIONS ?? ''];
+  return createHash('sha256').update(flags.join('\0')).digest('hex').slice(0, 16);
+}
+
+function readIfPresent(file: string): Buffer | undefined {
+  try {
+    return fs.readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Writes each script's cache (temp file, then rename, so a reader never sees half of one).
+ * Best effort: a cache that cannot be written is compiled again on the next start.
+ */
+function saveCodeCache(compiled: Compiled[]): void {
+  for (const { script, cacheFile } of compiled) {
+    const temp = `${cacheFile}.${process.pid}.tmp`;
+    try {
+      fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
+      fs.writeFileSync(temp, script.createCachedData());
+      fs.renameSync(temp, cacheFile);
+    } catch {
+      fs.rmSync(temp, { force: true });
+      return;
+    }
+  }
+}
