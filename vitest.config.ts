@@ -16,6 +16,13 @@ const FAST_INTEGRATION = [
 /** Unit tests beside the code that spawn git (repositories, remotes, deploy keys). */
 const SLOW_UNITS = ['src/git/**/*.test.ts'];
 
+/**
+ * Suites that measure the CPU time of this process's event loop thread, run each in a
+ * process of its own: in a worker shared with other files (`isolate: false`), collecting
+ * the garbage those files left would be counted against the requests measured.
+ */
+const OWN_PROCESS = ['test/http/event-loop-delay.test.ts'];
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
@@ -30,7 +37,7 @@ export default defineConfig({
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
     minWorkers: 1,
     reporters: ['default'],
-    // `npm test` runs both; `npm run test:fast` (`vitest run --project fast`) only the first.
+    // `npm test` runs them all; `npm run test:fast` (`vitest run --project fast`) only the first.
     projects: [
       {
         extends: true,
@@ -45,8 +52,12 @@ export default defineConfig({
         test: {
           name: 'slow',
           include: ['test/**/*.test.ts', ...SLOW_UNITS],
-          exclude: [...configDefaults.exclude, ...FAST_INTEGRATION],
+          exclude: [...configDefaults.exclude, ...FAST_INTEGRATION, ...OWN_PROCESS],
         },
+      },
+      {
+        extends: true,
+        test: { name: 'own-process', include: OWN_PROCESS, isolate: true },
       },
     ],
   },
