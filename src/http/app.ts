@@ -24,6 +24,8 @@ import { apiDocsRoutes } from './api-docs.js';
 import { collectDocumentedRoutes, openApiDocumentRoute } from './openapi.js';
 import { installRateLimits } from './rate-limit-hook.js';
 import { methodAsAsked, routeHeadAsGet } from './head-requests.js';
+import { installLargePayloadSlicing } from './large-payloads.js';
+import { installJsonBodies } from './json-body.js';
 import type { PerOrgLimits } from '../ratelimit/org-limits.js';
 import { installRequestMetrics } from './request-metrics.js';
 import type { Metrics } from '../metrics/metrics.js';
@@ -154,6 +156,8 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     },
   });
   installErrorHandling(app, deps.notFoundFallback);
+  installJsonBodies(app);
+  installLargePayloadSlicing(app);
   if (deps.metrics?.enabled) installRequestMetrics(app, deps.metrics);
 
   app.addHook('onRequest', async (request, reply) => {
