@@ -110,11 +110,15 @@ export function llmsTxt(source: SiteSource, site: FeedSite): string {
  * markdown.ts), in the order of `source.pages`.
  */
 export function llmsFullTxt(source: SiteSource, site: FeedSite, bodies: readonly string[]): string {
-  const parts = source.pages.map((page, i) => {
+  // Appended rather than joined: V8 links the pieces and copies them into one string only
+  // when the text is first read, a turn of the event loop of its own (megabytes, for a large site).
+  let text = header(site);
+  source.pages.forEach((page, i) => {
     const description = page.description ? `> ${oneLine(page.description)}\n\n` : '';
-    return `# ${oneLine(page.title)}\n\nURL: ${pageUrl(site, page)}\n\n${description}${bodies[i] ?? ''}\n`;
+    if (i > 0) text += '\n---\n\n';
+    text += `# ${oneLine(page.title)}\n\nURL: ${pageUrl(site, page)}\n\n${description}${bodies[i] ?? ''}\n`;
   });
-  return `${header(site)}${parts.join('\n---\n\n')}`;
+  return text;
 }
 
 /** The URL of a page's Markdown version: its workspace path under the site root. */

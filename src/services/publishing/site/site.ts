@@ -57,6 +57,7 @@ import { fillEditUrl } from '../../workspaces/edit-url.js';
 import type { ServedUpload } from '../../pages/uploads.js';
 import { readSettings } from '../../workspaces/settings.js';
 import { LIVE_VERSION_SLUG } from '../versions.js';
+import { VERSION } from '../../../version.js';
 
 /** The published page `bare.md`, else `bare.mdx` (the `.md` wins a clash of names). */
 function pageNamed(source: SiteSource, bare: string): SitePage | undefined {
@@ -359,7 +360,9 @@ export function createSite(deps: SiteDeps) {
     const found = documents.get(key);
     if (found && 'text' in found) return found;
     const text = await build();
-    const doc = { text, etag: weakEtag(text) };
+    // Named by what made it rather than by hashing its megabytes again (on the event loop):
+    // the key holds the workspace's fingerprint, which every change of it moves on.
+    const doc = { text, etag: weakEtag(`${VERSION}\u0000${key}`) };
     remember(state.workspace.id, state.fingerprint, key, doc);
     return doc;
   }
