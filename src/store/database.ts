@@ -6,6 +6,8 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { LruCache } from '../lib/lru-cache.js';
 import { migrationProvider } from './migrations/index.js';
 import { pgDump } from './pg-dump.js';
+import { FRESH_SQLITE_SCHEMA } from './sqlite-fresh-schema.js';
+import { createFromSnapshot } from './sqlite-snapshot.js';
 import type { Database } from './schema.js';
 import { importPackage } from '../lib/import-package.js';
 
@@ -59,9 +61,17 @@ function openSqlite(file: string): Store {
     await native.backup(target);
     return target;
   };
-  return finish(db, 'sqlite', backupTo, async () => {
-    native.prepare('select 1').get();
-  });
+  // A new database is created from the finished schema rather than migration by migration.
+  const createIfNew = () => createFromSnapshot(native, FRESH_SQLITE_SCHEMA);
+  return finish(
+    db,
+    'sqlite',
+    backupTo,
+    async () => {
+      native.prepare('select 1').get();
+    },
+    createIfNew,
+  );
 }
 
 /** How many prepared statements SQLite keeps, by their SQL text. */
@@ -123,6 +133,11 @@ function finish(
   dialect: Dialect,
   backupTo: (dir: string) => Promise<string>,
   ping: () => Promise<void>,
+  /**
+   * Creates a new database's schema in one step (SQLite: sqlite-snapshot.ts) before the
+   * migrator looks; true when that left no migration to run.
+   */
+  createIfNew: () => Promise<boolean> = async () => false,
 ): Store {
   let closed = false;
   return {
@@ -131,6 +146,7 @@ function finish(
     ping,
     backupTo,
     async migrate() {
+      if (await createIfNew()) return;
       // Kysely looks for its migration tables in every PostgreSQL schema unless told which one;
       // another schema's tables (a second instance, parallel tests) would make it skip creating its own.
       const schema =
