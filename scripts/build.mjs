@@ -109,6 +109,7 @@ async function buildServer() {
       packagesImportedThroughLoader(),
       zodAsNamespace(),
       constructedOnFirstUse(['@fastify/busboy', 'duplexify']),
+      prefixMatchWithoutEval(),
     ],
     logLevel: 'warning',
   });
@@ -217,6 +218,37 @@ function constructedOnFirstUse(names) {
         loader: 'js',
         resolveDir: ROOT,
       }));
+    },
+  };
+}
+
+/**
+ * find-my-way (Fastify's router) compiles a function with `new Function` for every static
+ * node of its tree that has a prefix of 2 to 15 characters: a few hundred at each start,
+ * each parsed and compiled by V8 while the routes are registered, and never in the code
+ * cache. The bundle matches those prefixes with `String#startsWith` instead, as the router
+ * already does for longer ones; the router has checked the first character before it calls
+ * the match, so the answer is the same. The build fails if the code is not found, so an
+ * upgrade of the router is noticed.
+ */
+function prefixMatchWithoutEval() {
+  const COMPILED =
+    /return new Function\('path', 'i', `'use strict'\\nreturn \$\{lines\.join\(' && '\)\}`\)[^\n]*/;
+  return {
+    name: 'prefix-match-without-eval',
+    setup(build) {
+      build.onLoad({ filter: /[\\/]find-my-way[\\/]lib[\\/]node\.js$/ }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        if (!COMPILED.test(source))
+          throw new Error(`${args.path}: find-my-way's compiled prefix match was not found`);
+        return {
+          contents: source.replace(
+            COMPILED,
+            'return function matchPrefix (path, i) { return path.startsWith(prefix, i) }',
+          ),
+          loader: 'js',
+        };
+      });
     },
   };
 }

@@ -120,6 +120,9 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     clientErrorHandler: clientErrorHandler(requestId, deps.logger),
     // HEAD goes to the GET route (head-requests.ts) rather than to a HEAD twin of each.
     exposeHeadRoutes: false,
+    // Folio's route groups are its own synchronous functions, never a plugin that could hang;
+    // without the timeout, registering each one sets and clears no timer (a start registers ~50).
+    pluginTimeout: 0,
     rewriteUrl: (req: RawRequest) => {
       routeHeadAsGet(req);
       return rewrite ? rewrite(req.headers.host, req.url ?? '/') : (req.url ?? '/');
