@@ -55,6 +55,7 @@ import { Hub } from './ws/hub.js';
 import { createYjsChannel } from './ws/yjs-channel.js';
 import { createRoomSnapshots } from './coedit/room-snapshots.js';
 import type { Rooms } from './coedit/rooms.js';
+import { lazyRooms } from './coedit/lazy-rooms.js';
 import { createRedisRoomRelay } from './coedit/relay.js';
 import { RedisBus } from './events/redis-bus.js';
 
@@ -97,9 +98,9 @@ export async function createFolio(config: Config, options: FolioOptions = {}): P
     config.coedit && core.redis && core.events instanceof RedisBus
       ? await createRedisRoomRelay(core.redis, core.events, (message) => rooms?.relayed(message))
       : null;
-  // Yjs and the rooms load only when co-editing is on (FF_COEDIT), not at every start.
+  // Yjs and the rooms load when a writer first joins a page (lazy-rooms.ts), and only with FF_COEDIT on.
   rooms = config.coedit
-    ? (await import('./coedit/rooms.js')).createRooms({
+    ? lazyRooms({
         ...{ pages: services.pages, access: services.access, events: core.events, logger },
         relay,
         snapshots: createRoomSnapshots(config.dataDir),
