@@ -33,13 +33,15 @@ export function installLargePayloadSlicing(app: FastifyInstance): void {
 async function* stringSlices(text: string): AsyncGenerator<Buffer> {
   let at = 0;
   while (at < text.length) {
+    // Each slice in a turn of its own, the first too: slicing a text built by appending
+    // copies it into one string first, megabytes, which must not join the turn that built it.
+    await nextTurn();
     let end = Math.min(at + SLICE, text.length);
     // A slice never ends between the two halves of a surrogate pair.
     const last = text.charCodeAt(end - 1);
     if (end < text.length && last >= 0xd800 && last <= 0xdbff) end += 1;
     yield Buffer.from(text.slice(at, end), 'utf8');
     at = end;
-    await nextTurn();
   }
 }
 

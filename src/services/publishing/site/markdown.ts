@@ -8,6 +8,7 @@
  * is cached by the page's revision (its content hash) and everything else it depends on,
  * like the rendered HTML: a page is rewritten once per change, never on the event loop.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { LruCache } from '../../../lib/lru-cache.js';
 import type { MarkdownLinkTable } from '../../../render/published-markdown.js';
 import { RenderTimeoutError, type RenderPool } from '../../../render/render-pool.js';
@@ -92,6 +93,9 @@ export function createPublishedMarkdown(pool: RenderPool, maxCacheBytes = 32 * 1
         chars = 0;
       };
       const read = await Promise.all(missing.map(async (m) => ({ ...m, body: await source.body(m.page) })));
+      // Decoding what was read and copying it to the worker are passes over every byte of
+      // it (megabytes, for a large page): not in the same turn of the event loop.
+      await nextTurn();
       for (const { key, index, page, body } of read) {
         if (chars > 0 && chars + body.length > BATCH_CHARS) flush();
         batch.push({ key, index, path: page.path, body });
