@@ -250,7 +250,14 @@ describe('the production bundle with every optional feature on', () => {
       },
     });
     expect(page.status).toBe(201);
-    const html = await (await fetch(`${folio.url}/p/${workspace.slug}/formulas`)).text();
+    // The site learns of the new page from the event bus, which may lag the 201 on a busy machine.
+    let served = await fetch(`${folio.url}/p/${workspace.slug}/formulas`);
+    for (let tries = 0; served.status === 404 && tries < 50; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      served = await fetch(`${folio.url}/p/${workspace.slug}/formulas`);
+    }
+    expect(served.status).toBe(200);
+    const html = await served.text();
     expect(html).toContain('class="katex');
     const linked = (pattern: RegExp) => {
       const found = pattern.exec(html)?.[1];
