@@ -2,6 +2,7 @@ import type { SearchDocumentsTable } from '../store/schema.js';
 import { indexText, MAX_INDEXED_BODY } from './query-text.js';
 import type * as PlainTextModule from '../render/plain-text.js';
 import type { SearchDocument } from './search-index.js';
+import { nextLoopTurn } from '../lib/event-loop-turn.js';
 
 type PlainText = typeof PlainTextModule;
 let plainText: Promise<PlainText> | undefined;
@@ -32,7 +33,7 @@ async function plainTextOf(markdown: string, worker: PlainTextWorker | undefined
   // Many pages indexed at once (a rebuild, a pull) are parsed one after another: the loop
   // gets a turn between them, so the batch never holds it for long.
   if (performance.now() - sliceStart > INLINE_SLICE_MS) {
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextLoopTurn();
     sliceStart = performance.now();
   }
   return markdownPlainText(markdown);

@@ -8,6 +8,7 @@ import { type ActivityEntry, recordMany } from '../activity.js';
 import type { Current, Located, PageContext } from './context.js';
 import { readerTexts } from '../../search/documents.js';
 import { indexManyForSearch } from './page-object.js';
+import { nextLoopTurn } from '../../lib/event-loop-turn.js';
 
 /** Most saves applied as one batch; the rest wait for the next (bounds one batch's memory and time). */
 const MAX_BATCH = 64;
@@ -153,7 +154,7 @@ export function createSaveBatcher(ctx: PageContext) {
         break;
       }
       // Each save's checks in a turn of the event loop of their own, so other requests get theirs.
-      if (index > 0) await new Promise((resolve) => setImmediate(resolve));
+      if (index > 0) await nextLoopTurn();
       // A page a deferred save waits on keeps its later saves in order behind it.
       if (deferred.some((d) => d.job.loc.path === loc.path)) {
         deferred.push(pending);

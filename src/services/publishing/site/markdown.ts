@@ -8,12 +8,12 @@
  * is cached by the page's revision (its content hash) and everything else it depends on,
  * like the rendered HTML: a page is rewritten once per change, never on the event loop.
  */
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { LruCache } from '../../../lib/lru-cache.js';
 import type { MarkdownLinkTable } from '../../../render/published-markdown.js';
 import { RenderTimeoutError, type RenderPool } from '../../../render/render-pool.js';
 import type { SitePage } from './nav.js';
 import type { SiteSource } from './source.js';
+import { nextLoopTurn } from '../../../lib/event-loop-turn.js';
 
 /** Where the Markdown is read: absolute URLs are `origin` plus hrefs under the source's `base`. */
 export interface MarkdownSite {
@@ -95,7 +95,7 @@ export function createPublishedMarkdown(pool: RenderPool, maxCacheBytes = 32 * 1
       const read = await Promise.all(missing.map(async (m) => ({ ...m, body: await source.body(m.page) })));
       // Decoding what was read and copying it to the worker are passes over every byte of
       // it (megabytes, for a large page): not in the same turn of the event loop.
-      await nextTurn();
+      await nextLoopTurn();
       for (const { key, index, page, body } of read) {
         if (chars > 0 && chars + body.length > BATCH_CHARS) flush();
         batch.push({ key, index, path: page.path, body });

@@ -13,6 +13,7 @@ import { LruCache } from '../../../lib/lru-cache.js';
 import type { PageSection } from '../../../render/sections.js';
 import type { SitePage } from './nav.js';
 import { importPackage } from '../../../lib/import-package.js';
+import { nextLoopTurn } from '../../../lib/event-loop-turn.js';
 
 /**
  * One indexed page: its title, its headings and its sections' text, each a field. The
@@ -97,7 +98,7 @@ export function yielder(): () => Promise<void> {
   let since = performance.now();
   return async () => {
     if (performance.now() - since < SLICE_MS) return;
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextLoopTurn();
     since = performance.now();
   };
 }
