@@ -50,6 +50,13 @@ describe('writeFileAtomic', () => {
     expect(await tempFiles(path.join(dir, 'a', 'b'))).toEqual([]);
   });
 
+  it('writes a text of megabytes byte for byte, a pair cut at a slice edge included', async () => {
+    const file = path.join(dir, 'long.md');
+    const text = `${'x'.repeat(512 * 1024 - 1)}\u{1F600}${'caf\u00e9 \u2014 prose\n'.repeat(200_000)}`;
+    await writeFileAtomic(file, text);
+    expect((await readFile(file)).equals(Buffer.from(text, 'utf8'))).toBe(true);
+  });
+
   it('replaces an existing file in one step', async () => {
     const file = path.join(dir, 'page.md');
     await writeFile(file, 'old content that is longer than the new');

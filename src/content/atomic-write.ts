@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
-import { link, mkdir, open, rename, rmdir, unlink } from 'node:fs/promises';
+import { link, mkdir, open, rename, rmdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isInside } from '../domain/paths.js';
+import { textSlices } from '../lib/text-slices.js';
 
 /** Prefix of in-flight temp files; hidden (leading dot) so walkers and git status skip them. */
 export const TEMP_PREFIX = '.folio-tmp-';
@@ -92,6 +93,9 @@ export async function createFileExclusive(
  * durably if missing), on the same filesystem so it can be renamed or linked into place.
  * Answers the temporary path; on failure nothing is left behind.
  */
+/** Characters of text encoded and written at a time (see textSlices). */
+const WRITE_SLICE = 512 * 1024;
+
 async function writeTempBeside(absPath: string, data: string | Buffer, mode = 0o644): Promise<string> {
   const dir = path.dirname(absPath);
   await mkdirDurable(dir);
@@ -99,7 +103,11 @@ async function writeTempBeside(absPath: string, data: string | Buffer, mode = 0o
   try {
     const fh = await open(tmp, 'wx', mode);
     try {
-      await fh.writeFile(data);
+      // A text of megabytes (a page's) goes out a slice at a time, each encoded on its own.
+      await writeFile(
+        fh,
+        typeof data === 'string' && data.length > WRITE_SLICE ? textSlices(data, WRITE_SLICE) : data,
+      );
       await fh.sync();
     } finally {
       await fh.close();

@@ -158,6 +158,27 @@ describe('hashes', () => {
     expect(hashOf('')).toBe('sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
   });
 
+  it('reads a large block again from its cache, each reader getting a copy of its own', () => {
+    const keys = Array.from({ length: 300 }, (_, i) => `key${i}: [${i}, nested]`).join('\n');
+    const first = parsePageFile(`---\n${keys}\n---\n\nOne\n`);
+    (first.frontmatter.key0 as unknown[]).push('changed by a reader');
+    first.frontmatter.extra = true;
+    const second = parsePageFile(`---\n${keys}\n---\n\nTwo\n`);
+    expect(second.body).toBe('Two\n');
+    expect(second.frontmatter.key0).toEqual([0, 'nested']);
+    expect(second.frontmatter.extra).toBeUndefined();
+    expect(Object.keys(second.frontmatter)).toHaveLength(300);
+    const broken = `---\n${keys}\nkey0: again\n---\n`;
+    expect(parsePageFile(broken).error).toContain('Map keys must be unique');
+    expect(parsePageFile(broken).error).toContain('Map keys must be unique');
+  });
+
+  it('hashOf a long text is the hash of its UTF-8 bytes, a pair cut at a slice edge included', () => {
+    const text = `${'x'.repeat(256 * 1024 - 1)}\u{1F600}caf\u00e9 ${'\u2014 long text '.repeat(40_000)}`;
+    const expected = createHash('sha256').update(Buffer.from(text, 'utf8')).digest('hex');
+    expect(hashOf(text)).toBe(`sha256:${expected}`);
+  });
+
   it('contentHash hashes the body exactly, whitespace included', () => {
     expect(contentHash('a\n')).toBe(hashOf('a\n'));
     expect(contentHash('a\n')).not.toBe(contentHash('a'));

@@ -5,11 +5,13 @@
  * caller reads the current file and writes the answer.
  */
 import { AppError, conflict, invalid, notFound } from '../errors.js';
+import { nextLoopTurn } from '../lib/event-loop-turn.js';
 import {
   canonicalFrontmatter,
   contentHash,
-  exceedsFrontmatterLimits,
+  countsMoreKeysThan,
   FRONTMATTER_LIMITS_MESSAGE,
+  frontmatterBlockBytes,
   frontmatterHash,
   MAX_FRONTMATTER_BYTES,
   MAX_FRONTMATTER_KEYS,
@@ -72,12 +74,28 @@ export type PageWriteResult =
  * an update naming a hash of a page that is not there; 409 for a create over an existing
  * file or a stale hash. An update keeps the author's frontmatter text byte for byte (line
  * endings, byte-order mark, comments, key order) and patches only the keys it names.
+ *
+ * The limits are checked on the YAML written, the text every later read of the file
+ * parses, so a write never leaves a file its reads refuse. Patching frontmatter near the
+ * limits is tens of milliseconds of YAML per pass: the passes run in turns of their own.
  */
-export function planPageWrite(
+export async function planPageWrite(
   current: CurrentPageFile | null,
   request: PageWriteRequest,
   context: PageWriteContext,
-): PageWriteResult {
+): Promise<PageWriteResult> {
+  const result = await plan(current, request, context);
+  if (result.kind !== 'unchanged' && frontmatterBlockBytes(result.text) > MAX_FRONTMATTER_BYTES) {
+    throw frontmatterTooLarge();
+  }
+  return result;
+}
+
+async function plan(
+  current: CurrentPageFile | null,
+  request: PageWriteRequest,
+  context: PageWriteContext,
+): Promise<PageWriteResult> {
   const path = normalizePagePath(context.path);
   if (request.kind === 'create') {
     if (current) {
@@ -115,10 +133,11 @@ export function planPageWrite(
     request.frontmatter,
   );
   const body = request.body ?? current.body;
-  if (!broken && body === current.body && frontmatterHash(merged) === frontmatterHash(current.frontmatter)) {
+  const mergedHash = frontmatterHash(merged);
+  if (!broken && body === current.body && mergedHash === frontmatterHash(current.frontmatter)) {
     return { kind: 'unchanged' };
   }
-  const kept = broken ? null : authorText(current, request.frontmatter, merged);
+  const kept = broken ? null : await authorText(current, request.frontmatter, mergedHash);
   const text =
     kept !== null ? replaceBody({ text: kept, body: current.body }, body) : serializePageFile(merged, body);
   return { kind: 'updated', text, frontmatter: merged, body };
@@ -134,18 +153,22 @@ function created(fields: Record<string, unknown>, body: string, id: string): Pag
  * must be written out canonically instead (no frontmatter block, or a patched text that
  * would not read back as `merged`).
  */
-function authorText(
+async function authorText(
   file: CurrentPageFile,
   patch: Record<string, unknown> | undefined,
-  merged: Record<string, unknown>,
-): string | null {
+  mergedHash: string,
+): Promise<string | null> {
   if (patch === undefined) return file.text;
   const text = patchFrontmatterText(file.text, patch, file.frontmatter);
   if (text === null) return null;
+  // Patching parsed and wrote the YAML; reading it back is another pass over it.
+  if (frontmatterBlockBytes(text) > LARGE_YAML_BYTES) await nextLoopTurn();
   const reread = parsePageFile(text);
-  const same = reread.error === undefined && frontmatterHash(reread.frontmatter) === frontmatterHash(merged);
-  return same ? text : null;
+  return reread.error === undefined && frontmatterHash(reread.frontmatter) === mergedHash ? text : null;
 }
+
+/** YAML above this many bytes takes long enough to parse that its passes get turns of their own. */
+const LARGE_YAML_BYTES = 2 * 1024;
 
 /** `file`'s text with its body replaced, its frontmatter bytes (and byte-order mark) untouched. */
 export function replaceBody(file: { text: string; body: string }, body: string): string {
@@ -168,7 +191,9 @@ function frontmatterTooLarge(): AppError {
 
 /**
  * `base` with `patch` applied: `null` removes a key; `id` stays `pageId` (absent for a new
- * page) and cannot be set or changed. 400 when the result is over the frontmatter limits.
+ * page) and cannot be set or changed. 400 when the result holds more keys than the limit,
+ * or more JSON than its YAML could fit in: refused before any YAML is made of it (the
+ * YAML's own size is checked on the text written, see `planPageWrite`).
  */
 export function mergeFrontmatter(
   pageId: string | undefined,
@@ -189,6 +214,11 @@ export function mergeFrontmatter(
   }
   if (pageId !== undefined) merged.id = pageId;
   else delete merged.id;
-  if (exceedsFrontmatterLimits(merged)) throw frontmatterTooLarge();
+  if (
+    countsMoreKeysThan(merged, MAX_FRONTMATTER_KEYS) ||
+    JSON.stringify(merged).length > 4 * MAX_FRONTMATTER_BYTES
+  ) {
+    throw frontmatterTooLarge();
+  }
   return merged;
 }

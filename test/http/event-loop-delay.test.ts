@@ -370,6 +370,8 @@ describe('the event loop under hostile requests', () => {
     expect(search.body.results.map((r: { path: string }) => r.path)).toContain('big.md');
 
     const worst = Math.max(...Object.values(blocked).map((b) => b.cpuMs ?? b.wallMs));
+    // In the log of every run, passed or not: how close each request came to the bound.
+    console.info(`longest block per request (ms): ${JSON.stringify(blocked)}`);
     expect(worst, `longest block per request (ms): ${JSON.stringify(blocked)}`).toBeLessThan(MAX_DELAY_MS);
   });
 });

@@ -49,6 +49,19 @@ describe('large bodies', () => {
     expect((JSON.parse(text) as { content: string }).content).toBe(TWO_MB_TEXT);
   });
 
+  it('answers the JSON text JSON.stringify would, escapes and a pair cut at a slice edge included', async () => {
+    // Responses are streamed 256 Ki characters at a time: an emoji straddles the first cut.
+    const body = `${'x'.repeat(256 * 1024 - 1)}\u{1F600} "quoted" back\\slash\ttab\u0001\n${TWO_MB_TEXT}`;
+    const current = await server.request('GET', '/api/v1/content/big/long.md', { token: owner.token });
+    const res = await put(JSON.stringify({ lastKnownHash: current.body.content_hash, body }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/json');
+    const text = await res.text();
+    const answer = JSON.parse(text) as Record<string, unknown>;
+    expect(answer.content).toBe(body);
+    expect(text).toBe(JSON.stringify(answer));
+  });
+
   it('refuses a body of megabytes that is not JSON, or smuggles a prototype, as a small one is refused', async () => {
     const broken = await put(`{"lastKnownHash": "x", "body": "${'a'.repeat(2 * 1024 * 1024)}"`);
     expect(broken.status).toBe(400);

@@ -128,7 +128,7 @@ export function createBranchPages(ctx: RequestContext) {
         // The request's file is the page's only truth here: its own id is the one it keeps.
         const ownId =
           current && current.error === undefined ? readPageMeta(current.frontmatter).id : undefined;
-        const result = planPageWrite(current, request, {
+        const result = await planPageWrite(current, request, {
           path: at.path,
           newId: ulid(),
           pageId: ownId,
@@ -137,7 +137,7 @@ export function createBranchPages(ctx: RequestContext) {
         if (result.kind === 'unchanged') return { file: current!, created: false };
         await at.files.writeRaw(at.path, result.text);
         return {
-          file: { text: result.text, ...parsePageFile(result.text) },
+          file: { text: result.text, frontmatter: result.frontmatter, body: result.body },
           created: result.kind === 'created',
         };
       });

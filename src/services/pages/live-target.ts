@@ -11,6 +11,7 @@ import { movePage } from './moves.js';
 import { defaultStatusOf, parseTags, presentPage, rowFor, type PageObject } from './page-object.js';
 import { type BatchState, DEFER_SAVE, type SaveBatcher, type SavePlan } from './save-batch.js';
 import type { PageWriteTarget } from './write-target.js';
+import { nextLoopTurn } from '../../lib/event-loop-turn.js';
 
 /** The live tree as a page target, with what only the live tree has: a restored page's own id. */
 export interface LiveTarget extends PageWriteTarget {
@@ -69,8 +70,8 @@ export function createLiveTarget(ctx: PageContext, saves: SaveBatcher): LiveTarg
             : undefined;
         if (request.kind === 'create' || !current.file) await requirePageRoom(loc.workspace.org_id, batch);
         // Reading the file parsed its YAML; the write's rules are more YAML work, in a turn of their own.
-        else await nextTurn();
-        const planned = planPageWrite(current.file, request, {
+        else await nextLoopTurn();
+        const planned = await planPageWrite(current.file, request, {
           path: loc.path,
           // Only a missing page is created: an existing one never needs a new id.
           newId: current.file ? '' : await chooseId(),
@@ -173,9 +174,6 @@ export function createLiveTarget(ctx: PageContext, saves: SaveBatcher): LiveTarg
     },
   };
 }
-
-/** Lets other requests run before the next step of a write. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The frontmatter a broken file last had, rebuilt from its index row (lenient and strict modes). */
 function lastGood(row: PageRow): Record<string, unknown> {
