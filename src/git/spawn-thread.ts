@@ -1,15 +1,10 @@
 /**
- * Starts child processes from a worker thread. Node's `spawn` blocks its thread until the
- * child has called `exec`: on a busy machine, with a server of a few hundred MB to fork,
- * that was tens of milliseconds of the event loop per git command (15 % of its busy time
- * under load). From this thread the wait holds up no request.
- *
- * The worker is plain JavaScript evaluated from a string, so it needs no entry file in
- * the bundle and no TypeScript loader. It starts on first use, is referenced only while a
- * process runs, so it never keeps the process alive, and stops after a while with nothing
- * to run, giving back the memory of its own V8 heap.
+ * Starts child processes from a worker thread (see evalThread). Node's `spawn` blocks its
+ * thread until the child has called `exec`: on a busy machine, with a server of a few
+ * hundred MB to fork, that was tens of milliseconds of the event loop per git command
+ * (15 % of its busy time under load). From this thread the wait holds up no request.
  */
-import { Worker } from 'node:worker_threads';
+import { evalThread } from '../lib/eval-thread.js';
 
 export interface SpawnJob {
   command: string;
@@ -66,53 +61,16 @@ parentPort.on('message', ({ id, job }) => {
 /** How long the thread waits for another job before it stops. */
 const IDLE_MS = 20_000;
 
-let worker: Worker | null = null;
-let idleTimer: NodeJS.Timeout | undefined;
-let nextId = 1;
-const pending = new Map<number, { resolve: (o: SpawnOutcome) => void; reject: (e: Error) => void }>();
+const spawner = evalThread<{ id: number; outcome: SpawnOutcome }>({
+  source: WORKER_SOURCE,
+  name: 'the process-spawning thread',
+  idleMs: IDLE_MS,
+});
 
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
-function thread(): Worker {
-  if (worker) return worker;
-  const started = new Worker(WORKER_SOURCE, { eval: true });
-  started.unref();
-  started.on('message', ({ id, outcome }: { id: number; outcome: SpawnOutcome }) => {
-    const job = pending.get(id);
-    pending.delete(id);
-    if (pending.size === 0) {
-      started.unref();
-      idleTimer = setTimeout(() => {
-        // A job posted meanwhile has cleared this timer; the exit is not a failure.
-        if (worker === started && pending.size === 0) {
-          worker = null;
-          void started.terminate();
-        }
-      }, IDLE_MS);
-      idleTimer.unref();
-    }
-    job?.resolve({ ...outcome, stdout: asBuffer(outcome.stdout), stderr: asBuffer(outcome.stderr) });
-  });
-  // A worker that dies fails what it was running; the next job starts a new one.
-  const fail = (error: Error) => {
-    if (worker === started) worker = null;
-    for (const job of pending.values()) job.reject(error);
-    pending.clear();
-  };
-  started.on('error', fail);
-  started.on('exit', (code) => fail(new Error(`the process-spawning thread stopped (exit code ${code})`)));
-  worker = started;
-  return started;
-}
-
 /** Runs `job` to completion and collects its output. Rejects only when the thread itself fails. */
-export function spawnCollect(job: SpawnJob): Promise<SpawnOutcome> {
-  return new Promise((resolve, reject) => {
-    const id = nextId++;
-    clearTimeout(idleTimer);
-    const running = thread();
-    pending.set(id, { resolve, reject });
-    running.ref();
-    running.postMessage({ id, job: { ...job, args: [...job.args] } });
-  });
+export async function spawnCollect(job: SpawnJob): Promise<SpawnOutcome> {
+  const { outcome } = await spawner.run({ job: { ...job, args: [...job.args] } });
+  return { ...outcome, stdout: asBuffer(outcome.stdout), stderr: asBuffer(outcome.stderr) };
 }

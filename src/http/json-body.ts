@@ -1,5 +1,5 @@
-import { Worker } from 'node:worker_threads';
 import { errorCodes, type FastifyInstance } from 'fastify';
+import { evalThread } from '../lib/eval-thread.js';
 
 /**
  * JSON request bodies above this many bytes are parsed on a thread of their own.
@@ -53,13 +53,20 @@ interface Parsed {
 /** Replaces Fastify's JSON parser with one that parses large bodies off the event loop. */
 export function installJsonBodies(app: FastifyInstance): void {
   const inPlace = app.getDefaultJsonParser('error', 'error');
-  const thread = parserThread();
+  const thread = evalThread<Parsed>({
+    source: WORKER_SOURCE,
+    name: 'the JSON parsing thread',
+    idleMs: IDLE_MS,
+  });
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const bytes = body as Buffer;
     // Fastify's parser reads a Buffer as well as a string (its type says string only).
     if (bytes.length <= OFF_THREAD_BYTES) return inPlace(request, bytes as unknown as string, done);
-    thread.parse(bytes).then(
+    // Fastify's joined body owns its memory whole: handed over without a copy.
+    const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+    const sent = owned ? bytes : Buffer.from(bytes);
+    thread.run({ bytes: sent }, [sent.buffer as ArrayBuffer]).then(
       (parsed) =>
         parsed.invalid
           ? done(new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY(), undefined)
@@ -67,49 +74,4 @@ export function installJsonBodies(app: FastifyInstance): void {
       (error: Error) => done(error, undefined),
     );
   });
-}
-
-/** One thread, started on the first large body and stopped after IDLE_MS without one. */
-function parserThread() {
-  let worker: Worker | null = null;
-  let nextId = 1;
-  const pending = new Map<number, { resolve: (p: Parsed) => void; reject: (e: Error) => void }>();
-
-  const start = (): Worker => {
-    const started = new Worker(WORKER_SOURCE, { eval: true });
-    started.unref();
-    let idle: NodeJS.Timeout | undefined;
-    started.on('message', (parsed: Parsed) => {
-      pending.get(parsed.id)?.resolve(parsed);
-      pending.delete(parsed.id);
-      clearTimeout(idle);
-      idle = setTimeout(() => {
-        if (worker === started && pending.size === 0) {
-          worker = null;
-          void started.terminate();
-        }
-      }, IDLE_MS).unref();
-    });
-    const fail = (error: Error) => {
-      if (worker === started) worker = null;
-      for (const job of pending.values()) job.reject(error);
-      pending.clear();
-    };
-    started.on('error', fail);
-    started.on('exit', () => fail(new Error('the JSON parsing thread stopped')));
-    return started;
-  };
-
-  return {
-    parse(bytes: Buffer): Promise<Parsed> {
-      worker ??= start();
-      const id = nextId++;
-      // Fastify's joined body owns its memory whole: handed over without a copy.
-      const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-      const sent = owned ? bytes : Buffer.from(bytes);
-      const result = new Promise<Parsed>((resolve, reject) => pending.set(id, { resolve, reject }));
-      worker.postMessage({ id, bytes: sent }, [sent.buffer as ArrayBuffer]);
-      return result;
-    },
-  };
 }
