@@ -322,7 +322,7 @@ describe('the production bundle with every optional feature on', () => {
     const url = `/api/v1/content/${workspace.slug}/megabytes.md`;
     const created = await folio.request('POST', url, { token: owner.token, body: { title: 'Megabytes' } });
     expect(created.status).toBe(201);
-    const body = `${'Prose of a long page, caf\u00e9 \u{1F600}.\n'.repeat(60_000)}`;
+    const body = `${'Prose of a long page, caf\u00e9 \u{1F600}.\n'.repeat(70_000)}`;
     expect(Buffer.byteLength(body)).toBeGreaterThan(2 * 1024 * 1024);
     const saved = await folio.request('PUT', url, {
       token: owner.token,
@@ -331,8 +331,11 @@ describe('the production bundle with every optional feature on', () => {
     expect(saved.status, saved.text.slice(0, 200)).toBe(200);
     expect(saved.body.content).toBe(body);
     expect(saved.text).toBe(JSON.stringify(saved.body));
-    const text = fs.readFileSync(path.join(folio.dataDir, 'workspaces', workspace.id, 'megabytes.md'), 'utf8');
-    expect(text.endsWith(`\n\n${body}`)).toBe(true);
+    const text = fs.readFileSync(
+      path.join(folio.dataDir, 'workspaces', workspace.id, 'megabytes.md'),
+      'utf8',
+    );
+    expect(text.endsWith(`---\n${body}`)).toBe(true);
   });
 
   it("answers a workspace's MkDocs navigation from mkdocs.yml (yaml)", async () => {
