@@ -1,7 +1,7 @@
 import { ulid } from 'ulid';
 import { type PageFile, WorkspaceFiles } from '../../content/workspace-files.js';
 import type { Actor } from '../../domain/actor.js';
-import { parsePageFile, readPageMeta } from '../../domain/frontmatter.js';
+import { readPageMeta } from '../../domain/frontmatter.js';
 import { planPageWrite } from '../../domain/page-write.js';
 import { keepPageExtension, normalizePagePath } from '../../domain/paths.js';
 import { relinkMovedPage } from '../../domain/wikilinks.js';
