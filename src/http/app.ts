@@ -25,6 +25,7 @@ import { collectDocumentedRoutes, openApiDocumentRoute } from './openapi.js';
 import { installRateLimits } from './rate-limit-hook.js';
 import { methodAsAsked, routeHeadAsGet } from './head-requests.js';
 import { installLargePayloadSlicing } from './large-payloads.js';
+import { registerRouteGroups, type RouteGroup } from './route-scopes.js';
 import { installJsonBodies } from './json-body.js';
 import type { PerOrgLimits } from '../ratelimit/org-limits.js';
 import { installRequestMetrics } from './request-metrics.js';
@@ -81,7 +82,7 @@ export interface HttpDeps {
   /** Resolves the caller from a bearer token, API key or cookie; null when anonymous. */
   authenticate: (credentials: Credentials) => Promise<Actor | null>;
   /** Route plugins, registered in order after the shared hooks. */
-  routes: Array<(app: FastifyInstance) => void | Promise<void>>;
+  routes: RouteGroup[];
   /**
    * Rewrites a request's URL before routing, from its Host header: a verified custom
    * domain's paths become its site's (`/guides` → `/p/<slug>/guides`).
@@ -204,6 +205,6 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     deps.apiReference && documented
       ? [openApiDocumentRoute(documented, deps.apiReference.version), apiDocsRoutes(), ...deps.routes]
       : deps.routes;
-  for (const plugin of routes) await app.register(async (scope) => plugin(scope));
+  await registerRouteGroups(app, routes);
   return app;
 }

@@ -5,6 +5,7 @@ import { MAX_UPLOAD_BYTES } from '../../services/pages/index.js';
 import { requireActor } from '../auth-context.js';
 import { incomingFile } from '../routes/uploads.js';
 import { deprecatedRoute, paramsOf } from './layout.js';
+import { ownScope } from '../route-scopes.js';
 
 type Params = { Params: { id?: string; workspace?: string } };
 const uploadsOf = (request: FastifyRequest) => {
@@ -20,7 +21,7 @@ const uploadsOf = (request: FastifyRequest) => {
  */
 export function assetCompatRoutes(services: Services) {
   const { uploads } = services;
-  return async (app: FastifyInstance) => {
+  return ownScope(async (app: FastifyInstance) => {
     await app.register(multipart, {
       limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, parts: 20 },
     });
@@ -45,5 +46,5 @@ export function assetCompatRoutes(services: Services) {
     app.post<Params>('/api/v1/content/:workspace/assets', { ...b, config }, async (request, reply) =>
       reply.code(201).send(await upload(request)),
     );
-  };
+  });
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../errors.js';
 import type { Services } from '../../services/index.js';
 import { deprecatedRoute } from './layout.js';
+import { ownScope } from '../route-scopes.js';
 
 type ByHost = { Params: { host: string } };
 const HOSTS = new Set(['github', 'gitlab', 'gitea']);
@@ -16,7 +17,7 @@ const SUCCESSOR = '/api/git/webhook/';
  */
 export function webhookCompatRoutes(services: Services) {
   const { gitSync } = services;
-  return (app: FastifyInstance) => {
+  return ownScope((app: FastifyInstance) => {
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
     const raw = (body: unknown) => (Buffer.isBuffer(body) ? body : Buffer.alloc(0));
@@ -37,5 +38,5 @@ export function webhookCompatRoutes(services: Services) {
     app.post('/api/git/webhook', { ...b, config: CONFIG }, async (request, reply) =>
       reply.code(202).send(await gitSync.receiveSharedWebhook(request.headers, raw(request.body))),
     );
-  };
+  });
 }

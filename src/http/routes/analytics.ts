@@ -20,6 +20,7 @@ import {
 import { setCookie } from '../cookies.js';
 import { fromOwnOrigin } from '../same-origin.js';
 import { visitorSignals } from './site.js';
+import { ownScope } from '../route-scopes.js';
 
 /** A reader's choice is remembered for a year. */
 const CONSENT_MAX_AGE = 365 * 24 * 3600;
@@ -43,7 +44,7 @@ export function analyticsRoutes(services: Services, publicUrl: string) {
   const ownOrigin = async (request: FastifyRequest) => {
     if (!fromOwnOrigin(request, publicOrigin)) throw forbidden('Consent can only be given on this site');
   };
-  return (scope: FastifyInstance) => {
+  return ownScope((scope: FastifyInstance) => {
     const app = scope.withTypeProvider<ZodTypeProvider>();
     // The site's consent form works without JavaScript, so it posts a form; only this scope parses one.
     app.addContentTypeParser(FORM, { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
@@ -95,5 +96,5 @@ export function analyticsRoutes(services: Services, publicUrl: string) {
       report(searchesReportInput, analyticsSearches),
       async (request) => analytics.searches(requireActor(request), request.params.id, request.query),
     );
-  };
+  });
 }

@@ -2,6 +2,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services/index.js';
 import { gitWebhookReceipt } from '../../contract/webhooks.js';
+import { ownScope } from '../route-scopes.js';
 
 type ById = { Params: { id: string } };
 
@@ -13,7 +14,7 @@ type ById = { Params: { id: string } };
  * runs in the background.
  */
 export function gitWebhookRoutes(services: Services) {
-  return (scope: FastifyInstance) => {
+  return ownScope((scope: FastifyInstance) => {
     // Typed by the response schemas: a service answer that drifts from its record does not compile.
     const app = scope.withTypeProvider<ZodTypeProvider>();
     app.removeAllContentTypeParsers();
@@ -28,5 +29,5 @@ export function gitWebhookRoutes(services: Services) {
         return reply.code(202).send(result);
       },
     );
-  };
+  });
 }

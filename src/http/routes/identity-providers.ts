@@ -14,6 +14,7 @@ import {
   tokenPair,
 } from '../../contract/auth.js';
 import { setSessionCookies } from '../cookies.js';
+import { ownScope } from '../route-scopes.js';
 
 const AUTH = { rateLimit: 'auth' } as const;
 /** Sign-in steps: stale credentials a browser still sends must not get in their way. */
@@ -37,7 +38,7 @@ const APP_CLAIM_PATH = '/login/oidc';
 /** Sign-in with identity providers: start, callback, claim, link, identities. */
 export function identityProviderRoutes(services: Services) {
   const { externalSignIn } = services;
-  return (scope: FastifyInstance) => {
+  return ownScope((scope: FastifyInstance) => {
     const app = scope.withTypeProvider<ZodTypeProvider>();
     // "Continue with …" buttons may be plain HTML forms that post nothing.
     app.addContentTypeParser(
@@ -134,7 +135,7 @@ export function identityProviderRoutes(services: Services) {
         return reply.code(204).send();
       },
     );
-  };
+  });
 }
 
 /** Failed sign-ins go back to the sign-in page with a sentence to show, never a stack. */

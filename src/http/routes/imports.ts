@@ -6,6 +6,7 @@ import { importOptions, MAX_IMPORT_BYTES } from '../../services/imports/index.js
 import { importJob } from '../../contract/imports.js';
 import { requireActor, requireSignedIn } from '../auth-context.js';
 import { workspaceParams } from '../route-params.js';
+import { ownScope } from '../route-scopes.js';
 
 const jobParams = workspaceParams.extend({ job_id: z.string().min(1).max(100) });
 
@@ -16,7 +17,7 @@ const jobParams = workspaceParams.extend({ job_id: z.string().min(1).max(100) })
  */
 export function importRoutes(services: Services) {
   const { imports } = services;
-  return (scope: FastifyInstance) => {
+  return ownScope((scope: FastifyInstance) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(
       '*',
@@ -46,5 +47,5 @@ export function importRoutes(services: Services) {
       { schema: { params: jobParams, response: { 200: importJob } } },
       async (request) => imports.get(requireActor(request), request.params.id, request.params.job_id),
     );
-  };
+  });
 }

@@ -19,6 +19,7 @@ import {
   tokenPair,
 } from '../../contract/auth.js';
 import { idParams } from '../route-params.js';
+import { ownScope } from '../route-scopes.js';
 
 const AUTH = { rateLimit: 'auth' } as const;
 /** Sign-in steps: stale credentials a browser still sends must not get in their way. */
@@ -30,7 +31,7 @@ const SIGN_IN = { rateLimit: 'auth', auth: 'none' } as const;
  */
 export function passkeyRoutes(services: Services) {
   const { passkeys } = services;
-  return (scope: FastifyInstance) => {
+  return ownScope((scope: FastifyInstance) => {
     const app = scope.withTypeProvider<ZodTypeProvider>();
     // Scoped to these routes: with passkeys off they do not exist.
     app.addHook('onRequest', async () => {
@@ -92,5 +93,5 @@ export function passkeyRoutes(services: Services) {
         return reply.code(204).send();
       },
     );
-  };
+  });
 }

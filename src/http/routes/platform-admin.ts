@@ -31,6 +31,7 @@ import {
   platformHealth,
   platformTotals,
 } from '../../contract/platform-admin.js';
+import { ownScope } from '../route-scopes.js';
 
 const org = { 200: orgDetails };
 
@@ -44,7 +45,7 @@ const domainParams = z.object({ domain: z.string().describe('The custom domain')
  */
 export function platformAdminRoutes(services: Services) {
   const { adminOrgs, adminUsers, adminPlatform, adminAudit } = services.cloud;
-  return (scope: FastifyInstance) => {
+  return ownScope((scope: FastifyInstance) => {
     const app = scope.withTypeProvider<ZodTypeProvider>();
     // Before any input is validated: to anyone but the platform owner these routes do not exist.
     scope.addHook('preValidation', async (request) => {
@@ -162,5 +163,5 @@ export function platformAdminRoutes(services: Services) {
     app.get('/api/v1/admin/analytics/growth', { schema: growth }, async (request) =>
       adminPlatform.growth(requireActor(request), request.query),
     );
-  };
+  });
 }

@@ -2,6 +2,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { FastifyInstance } from 'fastify';
 import type { CloudBilling } from '../../services/billing/index.js';
 import { stripeWebhookReceipt } from '../../contract/billing.js';
+import { ownScope } from '../route-scopes.js';
 
 /**
  * `POST /api/webhooks/stripe` (Cloud edition): Stripe's events. The signature covers the
@@ -10,7 +11,7 @@ import { stripeWebhookReceipt } from '../../contract/billing.js';
  * rate limited: Stripe sends bursts, and a forged request costs one HMAC.
  */
 export function stripeWebhookRoutes(cloud: CloudBilling) {
-  return (scope: FastifyInstance) => {
+  return ownScope((scope: FastifyInstance) => {
     // Typed by the response schemas: a service answer that drifts from its record does not compile.
     const app = scope.withTypeProvider<ZodTypeProvider>();
     app.removeAllContentTypeParsers();
@@ -23,5 +24,5 @@ export function stripeWebhookRoutes(cloud: CloudBilling) {
       const signature = request.headers['stripe-signature'];
       return cloud.stripeWebhook.receive(raw, typeof signature === 'string' ? signature : undefined);
     });
-  };
+  });
 }

@@ -8,6 +8,7 @@ import { otherContent } from '../../contract/answers.js';
 import { storedUpload } from '../../contract/pages.js';
 import { requireActor } from '../auth-context.js';
 import { UPLOAD_CSP } from '../security.js';
+import { ownScope } from '../route-scopes.js';
 
 /** The stored file, with the type its bytes show (an image, a PDF, any other file). */
 const uploadedFile = otherContent(
@@ -25,7 +26,7 @@ type FileParams = { Params: { workspace: string; filename: string } };
  */
 export function uploadRoutes(services: Services) {
   const { uploads } = services;
-  return async (app: FastifyInstance) => {
+  return ownScope(async (app: FastifyInstance) => {
     // Registered in this plugin's scope only: no other route accepts multipart bodies.
     await app.register(multipart, {
       limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, parts: 20 },
@@ -74,7 +75,7 @@ export function uploadRoutes(services: Services) {
         return reply.send(file.stream);
       },
     );
-  };
+  });
 }
 
 /**
