@@ -10,6 +10,13 @@
 // CommonJS (bin/package.json), like the bundle it runs: an ES module entry would start
 // Node's ES module loader for this one file.
 'use strict';
+// Run as plain `node bin/folio.js`, without the flags above: a process cannot cap its own
+// young generation once V8 has set up the heap, but V8 reads the growth factor each time
+// it grows it, so the young generation keeps its initial size (1 MB) instead of growing to
+// 16 MB while the start allocates: about 12 MB less at rest, as with the flags.
+if (!process.execArgv.some((arg) => arg.startsWith('--max-semi-space-size'))) {
+  require('node:v8').setFlagsFromString('--semi-space-growth-factor=1');
+}
 const { existsSync } = require('node:fs');
 const path = require('node:path');
 
