@@ -5,9 +5,10 @@
  * startup). Node 20 has no compile cache of its own (`module.enableCompileCache` is Node
  * 22) and none at all for ES modules, so the build emits the bundle as CommonJS
  * (scripts/build.mjs) and this loader compiles each of its files with `vm.Script`,
- * handing V8 the code it compiled for that file on an earlier start. A few seconds after
- * a start, the files whose cache was missing or refused are saved again, with every
- * function the start compiled, under dist/.code-cache/ (which each build empties).
+ * handing V8 the code it compiled for that file on an earlier start. A couple of seconds
+ * after the last file compiled without one, the files whose cache was missing or refused
+ * are saved, with every function compiled so far, under dist/.code-cache/ (which each
+ * build empties).
  *
  * V8 refuses a cache made by another Node version or under other V8 flags (`npm start`
  * passes some), so each combination has a directory of its own. A refused or unreadable
@@ -21,7 +22,11 @@ import path from 'node:path';
 import vm from 'node:vm';
 import { provideImporter } from '../lib/import-package.js';
 
-/** How long after the entry starts the cache is written: a server has started and answered by then. */
+/**
+ * How long after the last file compiled without a cache the new caches are written: a
+ * server has started and answered by then, however slow the machine, and a file first
+ * loaded later (on first use) is saved a while after it too.
+ */
 const SAVE_AFTER_MS = 2_000;
 
 // Node's own CommonJS wrapper, ending in a line break so that the file's lines keep their
@@ -46,6 +51,7 @@ export function runWithCodeCache(entry: string): unknown {
   const root = path.dirname(entry);
   const cacheDir = path.join(root, '.code-cache', v8Flavour());
   const uncached: Compiled[] = [];
+  let saveTimer: NodeJS.Timeout | undefined;
   const prototype = Module.prototype as unknown as CompilingModule;
   const compile = prototype._compile;
   prototype._compile = function (this: CompilingModule, content: string, filename: string) {
@@ -57,7 +63,11 @@ export function runWithCodeCache(entry: string): unknown {
       lineOffset: -1,
       cachedData,
     });
-    if (!cachedData || script.cachedDataRejected) uncached.push({ script, cacheFile });
+    if (!cachedData || script.cachedDataRejected) {
+      uncached.push({ script, cacheFile });
+      clearTimeout(saveTimer);
+      saveTimer = setTimeout(() => saveCodeCache(uncached.splice(0)), SAVE_AFTER_MS).unref();
+    }
     const wrapper = script.runInThisContext() as (...args: unknown[]) => unknown;
     return wrapper.call(
       this.exports,
@@ -70,7 +80,6 @@ export function runWithCodeCache(entry: string): unknown {
   };
   // A script compiled from a cache cannot call import(); this module, compiled by Node, can.
   provideImporter((name) => import(name));
-  setTimeout(() => saveCodeCache(uncached.splice(0)), SAVE_AFTER_MS).unref();
   return load(entry);
 }
 
