@@ -1,7 +1,5 @@
 import { loadYaml } from '../lib/yaml.js';
-
-const OPEN_FENCE_RE = /^---[ \t]*\r?\n/;
-const CLOSE_FENCE_RE = /^---[ \t]*(?:\r?\n|$)/gm;
+import { findFrontmatterBlock } from './frontmatter.js';
 
 /** `key: value  # comment` on one line, the value a plain or quoted scalar. */
 const scalarLine = (key: string) =>
@@ -36,14 +34,11 @@ export function patchFrontmatterText(
 ): string | null {
   const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
   const src = text.slice(bom.length);
-  const open = OPEN_FENCE_RE.exec(src);
-  if (!open) return null;
-  const closeRe = new RegExp(CLOSE_FENCE_RE);
-  closeRe.lastIndex = open[0].length;
-  const close = closeRe.exec(src);
-  if (!close) return null;
-  let yaml = src.slice(open[0].length, close.index);
-  const eol = /\r\n/.test(open[0] + yaml) ? '\r\n' : '\n';
+  const block = findFrontmatterBlock(src);
+  if (!block) return null;
+  const openFence = src.slice(0, block.openEnd);
+  let yaml = src.slice(block.openEnd, block.yamlEnd);
+  const eol = /\r\n/.test(openFence + yaml) ? '\r\n' : '\n';
   // The file was read through `parsePageFile`, which checked its keys and size already.
   const current =
     parsed ??
@@ -82,7 +77,7 @@ export function patchFrontmatterText(
     }
   }
   if (structured.size > 0) yaml = viaDocument(yaml, structured, eol);
-  return bom + src.slice(0, open[0].length) + yaml + src.slice(close.index);
+  return bom + openFence + yaml + src.slice(block.yamlEnd);
 }
 
 function viaDocument(yaml: string, changes: Map<string, unknown>, eol: string): string {

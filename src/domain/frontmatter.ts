@@ -30,6 +30,23 @@ const OPEN_FENCE_RE = /^---[ \t]*\r?\n/;
 const CLOSE_FENCE_RE = /^---[ \t]*(?:\r?\n|$)/gm;
 
 /**
+ * Where the frontmatter block of `src` (a file's text without its byte-order mark) is: its
+ * opening fence line, its YAML, and the end of its closing fence line; null when the file
+ * has no closed block.
+ */
+export function findFrontmatterBlock(
+  src: string,
+): { openEnd: number; yamlEnd: number; closeEnd: number } | null {
+  const open = OPEN_FENCE_RE.exec(src);
+  if (!open) return null;
+  const closeRe = new RegExp(CLOSE_FENCE_RE);
+  closeRe.lastIndex = open[0].length;
+  const close = closeRe.exec(src);
+  if (!close) return null;
+  return { openEnd: open[0].length, yamlEnd: close.index, closeEnd: close.index + close[0].length };
+}
+
+/**
  * Splits a page file into YAML frontmatter and Markdown body. Never throws: invalid YAML
  * (or YAML that is not a mapping) yields `frontmatter: {}`, the body, and `error`, so the
  * caller can apply the workspace's strict or lenient mode. A file without a closed `---`
@@ -38,14 +55,10 @@ const CLOSE_FENCE_RE = /^---[ \t]*(?:\r?\n|$)/gm;
  */
 export function parsePageFile(text: string): ParsedPageFile {
   const src = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  const open = OPEN_FENCE_RE.exec(src);
-  if (!open) return { frontmatter: {}, body: src };
-  const closeRe = new RegExp(CLOSE_FENCE_RE);
-  closeRe.lastIndex = open[0].length;
-  const close = closeRe.exec(src);
-  if (!close) return { frontmatter: {}, body: src };
-  const yamlText = src.slice(open[0].length, close.index);
-  const body = src.slice(close.index + close[0].length).replace(/^\r?\n/, '');
+  const block = findFrontmatterBlock(src);
+  if (!block) return { frontmatter: {}, body: src };
+  const yamlText = src.slice(block.openEnd, block.yamlEnd);
+  const body = src.slice(block.closeEnd).replace(/^\r?\n/, '');
   // Checked before any YAML work: the parser's cost grows with the text, so a file from git
   // with an oversized block is refused unread, like invalid YAML.
   if (Buffer.byteLength(yamlText, 'utf8') > MAX_FRONTMATTER_BYTES) {
@@ -164,12 +177,8 @@ function keyProblem(doc: ReturnType<typeof Yaml.parseDocument>): string | null {
  */
 export function frontmatterBlockBytes(text: string): number {
   const src = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  const open = OPEN_FENCE_RE.exec(src);
-  if (!open) return 0;
-  const closeRe = new RegExp(CLOSE_FENCE_RE);
-  closeRe.lastIndex = open[0].length;
-  const close = closeRe.exec(src);
-  return close ? Buffer.byteLength(src.slice(open[0].length, close.index), 'utf8') : 0;
+  const block = findFrontmatterBlock(src);
+  return block ? Buffer.byteLength(src.slice(block.openEnd, block.yamlEnd), 'utf8') : 0;
 }
 
 /** Whether the mappings in `value` hold more than `max` keys in all; iterative and stops early. */
