@@ -15,6 +15,7 @@
  * cache only means compiling as usual; a dist/ that cannot be written only means no cache.
  * With `--enable-source-maps`, files are left to Node so that it maps stack traces.
  */
+import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import Module, { createRequire } from 'node:module';
@@ -33,11 +34,14 @@ const SAVE_AFTER_MS = 2_000;
 // numbers (lineOffset -1) and its first line its columns.
 const WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname) {\n';
 const WRAPPER_TAIL = '\n})';
+const HEAD_BYTES = Buffer.from(WRAPPER_HEAD, 'latin1');
+const TAIL_BYTES = Buffer.from(WRAPPER_TAIL, 'latin1');
 
-interface CompilingModule {
+interface LoadingModule {
   exports: unknown;
-  _compile(content: string, filename: string): unknown;
 }
+
+type LoadExtension = (this: unknown, module: LoadingModule, filename: string) => void;
 
 interface Compiled {
   script: vm.Script;
@@ -52,28 +56,24 @@ export function runWithCodeCache(entry: string): unknown {
   const cacheDir = path.join(root, '.code-cache', v8Flavour());
   const uncached: Compiled[] = [];
   let saveTimer: NodeJS.Timeout | undefined;
-  const prototype = Module.prototype as unknown as CompilingModule;
-  const compile = prototype._compile;
-  prototype._compile = function (this: CompilingModule, content: string, filename: string) {
-    if (path.relative(root, filename).startsWith('..')) return compile.call(this, content, filename);
+  const extensions = (Module as unknown as { _extensions: Record<string, LoadExtension> })._extensions;
+  const loadJs = extensions['.js']!;
+  extensions['.js'] = function (module: LoadingModule, filename: string) {
+    if (path.relative(root, filename).startsWith('..')) return loadJs.call(this, module, filename);
     const cacheFile = path.join(cacheDir, `${path.relative(root, filename)}.bin`);
     const cachedData = readIfPresent(cacheFile);
-    const script = new vm.Script(WRAPPER_HEAD + content + WRAPPER_TAIL, {
-      filename,
-      lineOffset: -1,
-      cachedData,
-    });
+    const script = new vm.Script(wrappedSource(filename), { filename, lineOffset: -1, cachedData });
     if (!cachedData || script.cachedDataRejected) {
       uncached.push({ script, cacheFile });
       clearTimeout(saveTimer);
       saveTimer = setTimeout(() => saveCodeCache(uncached.splice(0)), SAVE_AFTER_MS).unref();
     }
     const wrapper = script.runInThisContext() as (...args: unknown[]) => unknown;
-    return wrapper.call(
-      this.exports,
-      this.exports,
+    wrapper.call(
+      module.exports,
+      module.exports,
       createRequire(filename),
-      this,
+      module,
       filename,
       path.dirname(filename),
     );
@@ -81,6 +81,20 @@ export function runWithCodeCache(entry: string): unknown {
   // A script compiled from a cache cannot call import(); this module, compiled by Node, can.
   provideImporter((name) => import(name));
   return load(entry);
+}
+
+/**
+ * A file's text inside Node's CommonJS wrapper, made as one string. Concatenating the
+ * wrapper to the text Node's loader reads would make each file's text twice, the first
+ * copy (1.3 MB of the start-up files' 2 MB are over V8's large-object size) left in the old
+ * generation for the next full collection. The start-up files are ASCII
+ * (scripts/build.mjs) and are decoded as Latin-1; a chunk that is not (one loaded on first
+ * use) as UTF-8.
+ */
+function wrappedSource(filename: string): string {
+  const text = fs.readFileSync(filename);
+  const wrapped = Buffer.concat([HEAD_BYTES, text, TAIL_BYTES]);
+  return wrapped.toString(isAscii(text) ? 'latin1' : 'utf8');
 }
 
 /** The Node version and V8 flags a cache is valid for, as a short directory name. */
