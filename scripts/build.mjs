@@ -109,7 +109,7 @@ async function buildServer() {
       packagesImportedThroughLoader(),
       zodAsNamespace(),
       constructedOnFirstUse(['@fastify/busboy', 'duplexify']),
-      prefixMatchWithoutEval(),
+      routerWithoutEval(),
     ],
     logLevel: 'warning',
   });
@@ -223,32 +223,48 @@ function constructedOnFirstUse(names) {
 }
 
 /**
- * find-my-way (Fastify's router) compiles a function with `new Function` for every static
- * node of its tree that has a prefix of 2 to 15 characters: a few hundred at each start,
- * each parsed and compiled by V8 while the routes are registered, and never in the code
- * cache. The bundle matches those prefixes with `String#startsWith` instead, as the router
- * already does for longer ones; the router has checked the first character before it calls
- * the match, so the answer is the same. The build fails if the code is not found, so an
- * upgrade of the router is noticed.
+ * find-my-way (Fastify's router) compiles functions with `new Function` while the routes
+ * are registered: one matching each static node's prefix of 2 to 15 characters, and one
+ * building each route's params object, a few hundred of each at every start, each parsed
+ * and compiled by V8 and never in the code cache. The bundle matches those prefixes with
+ * `String#startsWith`, as the router already does for longer ones (it has checked the first
+ * character before it calls the match, so the answer is the same), and builds the params
+ * object in a loop over the route's parameter names, with the values arriving by position
+ * as before. The build fails if the code is not found, so an upgrade of the router is
+ * noticed.
  */
-function prefixMatchWithoutEval() {
-  const COMPILED =
-    /return new Function\('path', 'i', `'use strict'\\nreturn \$\{lines\.join\(' && '\)\}`\)[^\n]*/;
+function routerWithoutEval() {
+  const replacements = [
+    {
+      file: /[\\/]find-my-way[\\/]lib[\\/]node\.js$/,
+      compiled:
+        /return new Function\('path', 'i', `'use strict'\\nreturn \$\{lines\.join\(' && '\)\}`\)[^\n]*/,
+      plain: 'return function matchPrefix (path, i) { return path.startsWith(prefix, i) }',
+    },
+    {
+      file: /[\\/]find-my-way[\\/]lib[\\/]handler-storage\.js$/,
+      compiled:
+        /_compileCreateParamsObject \(params\) \{\n[\s\S]*?return new Function\('NullObject', fnBody\.join\('\\n'\)\)\(NullObject\)[^\n]*\n {2}\}/,
+      plain: `_compileCreateParamsObject (params) {
+    return function _createParamsObject (param0, param1, param2, param3, extraParams) {
+      const result = new NullObject()
+      for (let i = 0; i < params.length; i++) result[params[i]] = i < 4 ? arguments[i] : extraParams[i - 4]
+      return result
+    }
+  }`,
+    },
+  ];
   return {
-    name: 'prefix-match-without-eval',
+    name: 'router-without-eval',
     setup(build) {
-      build.onLoad({ filter: /[\\/]find-my-way[\\/]lib[\\/]node\.js$/ }, async (args) => {
-        const source = await readFile(args.path, 'utf8');
-        if (!COMPILED.test(source))
-          throw new Error(`${args.path}: find-my-way's compiled prefix match was not found`);
-        return {
-          contents: source.replace(
-            COMPILED,
-            'return function matchPrefix (path, i) { return path.startsWith(prefix, i) }',
-          ),
-          loader: 'js',
-        };
-      });
+      for (const { file, compiled, plain } of replacements) {
+        build.onLoad({ filter: file }, async (args) => {
+          const source = await readFile(args.path, 'utf8');
+          if (!compiled.test(source))
+            throw new Error(`${args.path}: find-my-way's compiled function was not found`);
+          return { contents: source.replace(compiled, plain), loader: 'js' };
+        });
+      }
     },
   };
 }

@@ -138,6 +138,18 @@ describe('the production build', () => {
     expect(imported.filter((name) => /^(?:@node-rs\/argon2|yaml)(?:\/|$)/.test(name))).toEqual([]);
   });
 
+  it('registers the routes without compiling code at run time, which the code cache cannot hold', () => {
+    const code = startUpFiles().map((file) => fs.readFileSync(path.join(outDir, file), 'utf8'));
+    // The router is in the start-up code, with its two functions built without `new Function`.
+    expect(code.some((text) => text.includes('_compileCreateParamsObject(params){'))).toBe(true);
+    expect(code.some((text) => text.includes('function matchPrefix(path,i){'))).toBe(true);
+    // (Its compiled-router mode, `routerOptions.compile`, is not used, so its code never runs.)
+    const compiled = code.flatMap(
+      (text) => text.match(/new Function\((?:"path","i",|"NullObject",fnBody)/g) ?? [],
+    );
+    expect(compiled).toEqual([]);
+  });
+
   it('serves the API with the package version and renders a published page through the lazy renderer', async () => {
     const health = await request(url, 'GET', '/api/health');
     expect(health.body).toEqual({ status: 'ok', version: VERSION });
