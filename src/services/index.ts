@@ -376,7 +376,10 @@ export async function createServices(deps: ServiceDeps) {
     /** Co-authors of pages saved by co-editing rooms, for their commits. */
     coAuthors,
 
-    /** Resolves once start-up work done in the background (the JWT key) is complete. */
+    /**
+     * Reads the JWT key, or generates it on a first start; called once the server listens,
+     * so a first start answers before the key is made, and fails if it cannot be.
+     */
     ready: () => jwt.ready(),
 
     /**

@@ -18,6 +18,13 @@ export interface AccessClaims {
   epoch: number;
 }
 
+interface SigningKeys {
+  privateKey: crypto.KeyObject;
+  publicKey: crypto.KeyObject;
+  /** The public key's thumbprint, the `kid` of the tokens it signs. */
+  keyId: string;
+}
+
 /** How many verified access tokens are remembered. */
 const VERIFIED_TOKENS = 5_000;
 
@@ -37,14 +44,17 @@ function rsaThumbprint(publicKey: crypto.KeyObject): string {
  * therefore invalidates every token ever issued, and (through `keyId`) every session.
  */
 export function createJwtSigner(keyPath: string, clock: Clock) {
-  // Loaded (or generated, on a worker thread) in the background so a first
-  // start does not wait for RSA key generation before it can answer. Node's crypto reads
-  // the key; jose is loaded on the first sign or verify, not at start.
-  const keys = loadOrCreateSecretFile(keyPath, generatePrivateKeyPem).then((pem) => {
-    const publicKey = crypto.createPublicKey(pem);
-    return { privateKey: crypto.createPrivateKey(pem), publicKey, keyId: rsaThumbprint(publicKey) };
-  });
-  keys.catch(() => undefined); // surfaced by ready() and by the first sign/verify
+  // Read (or generated, on a thread of libuv's pool) on first need: `ready()`, which the
+  // server calls once it listens, or a first sign or verify. Generating an RSA key takes
+  // 40 to 200 ms of a core; begun while the server was being built, it took one of a
+  // small machine's two cores from the start itself (bench/RESULTS.md, startup). Node's
+  // crypto reads the key; jose is loaded on the first sign or verify, not at start.
+  let loading: Promise<SigningKeys> | undefined;
+  const keys = (): Promise<SigningKeys> =>
+    (loading ??= loadOrCreateSecretFile(keyPath, generatePrivateKeyPem).then((pem) => {
+      const publicKey = crypto.createPublicKey(pem);
+      return { privateKey: crypto.createPrivateKey(pem), publicKey, keyId: rsaThumbprint(publicKey) };
+    }));
   // Tokens already verified, by their SHA-256, until they expire: every request of a
   // signed-in client carries the same token, and an RS256 check was about a twelfth of
   // the server's CPU under load. The key never changes within a process.
@@ -53,17 +63,17 @@ export function createJwtSigner(keyPath: string, clock: Clock) {
   return {
     /** Resolves once the key is loaded; rejects when it cannot be read or written. */
     ready: async (): Promise<void> => {
-      await keys;
+      await keys();
     },
 
     /**
      * The key's RFC 7638 thumbprint. Sessions record it, so a new key file ends
      * the refresh tokens issued under the old one, not only its access tokens.
      */
-    keyId: async (): Promise<string> => (await keys).keyId,
+    keyId: async (): Promise<string> => (await keys()).keyId,
 
     async sign(claims: AccessClaims): Promise<{ token: string; expiresAt: Date }> {
-      const { privateKey, keyId } = await keys;
+      const { privateKey, keyId } = await keys();
       const { SignJWT } = await importPackage<typeof Jose>('jose');
       const iat = Math.floor(clock.now().getTime() / 1000);
       const token = await new SignJWT({ org: claims.orgId, sid: claims.sessionId, epoch: claims.epoch })
@@ -77,7 +87,7 @@ export function createJwtSigner(keyPath: string, clock: Clock) {
 
     /** Verifies signature and expiry (which must be present); throws 401 for anything else. */
     async verify(token: string): Promise<AccessClaims> {
-      const { publicKey } = await keys;
+      const { publicKey } = await keys();
       const digest = crypto.createHash('sha256').update(token).digest('base64url');
       const known = verified.get(digest);
       if (known && known.expiresAtMs > clock.now().getTime()) {
