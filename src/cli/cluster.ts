@@ -13,8 +13,8 @@ import { EXIT } from './command.js';
  * The first worker starts alone and the others once it listens, so a start that cannot
  * succeed (the port taken, the database unreachable) fails once, with that worker's own
  * one-line reason and exit code 1, as a single process would; and the one-time start-up
- * work (migrations, creating the JWT key and the API-key pepper) is done before the
- * others join, though they would cope with doing it together.
+ * work (migrations, creating the JWT key) is done before the others join, though they
+ * would cope with doing it together.
  */
 
 type ServeHere = (config: Config, onListening?: (address: string) => void) => Promise<number>;

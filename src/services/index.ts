@@ -111,10 +111,20 @@ export async function createServices(deps: ServiceDeps) {
   await searchIndex.init();
   const passwords = createPasswordHasher(config.argon2);
   const jwt = createJwtSigner(config.jwtKeyPath, clock);
-  const pepper =
-    config.apiKeyPepper ??
-    (await loadOrCreateSecretFile(path.join(config.dataDir, 'api-key-pepper'), () => randomToken(32)));
-  const apiKeys = createApiKeys(store, clock, pepper);
+  // The pepper file is read, or made on a first start, when a key is first created or
+  // presented: making it (a write and two fsyncs) was the start's first wait on the disk.
+  let pepper: Promise<string> | undefined;
+  const apiKeys = createApiKeys(store, clock, () => {
+    pepper ??= (
+      config.apiKeyPepper !== undefined
+        ? Promise.resolve(config.apiKeyPepper)
+        : loadOrCreateSecretFile(path.join(config.dataDir, 'api-key-pepper'), () => randomToken(32))
+    ).catch((error: unknown) => {
+      pepper = undefined; // a disk error is not remembered: the next key tries again
+      throw error;
+    });
+    return pepper;
+  });
   const sessions = createSessions(store, clock, jwt.keyId);
   const outbox = createOutbox(store, clock, Boolean(config.smtpUrl));
 

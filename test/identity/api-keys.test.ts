@@ -192,6 +192,36 @@ describe('API keys acting in another organization', () => {
   });
 });
 
+describe('the API-key pepper', () => {
+  it('is made (mode 0600) with the first key, not at start, and keeps keys working after a restart', async () => {
+    const first = await startServer();
+    const dataDir = first.dataDir;
+    const pepperFile = path.join(dataDir, 'api-key-pepper');
+    const user = await registerUser(first);
+    expect(fs.existsSync(pepperFile)).toBe(false);
+    // A key presented before any exists is refused, and makes the pepper it is checked with.
+    const unknown = await first.request('GET', '/api/v1/workspaces', { token: `svc_live_${'x'.repeat(43)}` });
+    expect(unknown.status).toBe(401);
+    const made = await first.request('POST', '/api/v1/api-keys', {
+      body: { name: 'kept' },
+      token: user.token,
+    });
+    expect(made.status).toBe(201);
+    expect(fs.statSync(pepperFile).mode & 0o777).toBe(0o600);
+    const pepper = fs.readFileSync(pepperFile, 'utf8');
+    await first.close();
+
+    const again = await startServer({ dataDir });
+    try {
+      const res = await again.request('GET', '/api/v1/workspaces', { token: made.body.key as string });
+      expect(res.status).toBe(200);
+      expect(fs.readFileSync(pepperFile, 'utf8')).toBe(pepper);
+    } finally {
+      await again.close();
+    }
+  });
+});
+
 describe('the JWT signing key', () => {
   it('is generated with mode 0600; deleting it and restarting invalidates every session', async () => {
     const first = await startServer();

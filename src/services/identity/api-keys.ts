@@ -40,13 +40,17 @@ export interface ApiKeyRecord {
  * instance's pepper is stored, so neither a database leak nor a log can
  * reveal a usable key.
  */
-export function createApiKeys(store: Store, clock: Clock, pepper: string) {
+export function createApiKeys(store: Store, clock: Clock, pepper: () => Promise<string>) {
   const db = store.db;
-  const digest = (key: string) => crypto.createHmac('sha256', pepper).update(key).digest('hex');
+  const digest = async (key: string) =>
+    crypto
+      .createHmac('sha256', await pepper())
+      .update(key)
+      .digest('hex');
 
-  function newKey() {
+  async function newKey() {
     const key = API_KEY_PREFIX + randomToken(32);
-    return { key, prefix: key.slice(0, API_KEY_PREFIX.length + 6), hash: digest(key) };
+    return { key, prefix: key.slice(0, API_KEY_PREFIX.length + 6), hash: await digest(key) };
   }
 
   const present = (row: {
@@ -107,7 +111,7 @@ export function createApiKeys(store: Store, clock: Clock, pepper: string) {
         });
       }
       const org = await keyOrg(actor, input.org);
-      const { key, prefix, hash } = newKey();
+      const { key, prefix, hash } = await newKey();
       const row = {
         id: ulid(),
         user_id: actor.userId,
@@ -134,7 +138,7 @@ export function createApiKeys(store: Store, clock: Clock, pepper: string) {
     async rotate(actor: Actor, id: string) {
       requireScope(actor, 'write');
       const row = await own(actor, id);
-      const { key, prefix, hash } = newKey();
+      const { key, prefix, hash } = await newKey();
       await apiKeysTable.updateApiKeySecret(db, row.id, { prefix, key_hash: hash });
       return { ...present({ ...row, prefix }), key };
     },
@@ -148,7 +152,7 @@ export function createApiKeys(store: Store, clock: Clock, pepper: string) {
     /** The actor a presented key stands for, or null when it is unknown or expired. */
     async resolve(key: string): Promise<Actor | null> {
       if (!key.startsWith(API_KEY_PREFIX)) return null;
-      const hash = digest(key);
+      const hash = await digest(key);
       const row = await apiKeysTable.findApiKeyByHash(db, hash);
       if (!row || !crypto.timingSafeEqual(Buffer.from(row.key_hash), Buffer.from(hash))) return null;
       const now = clock.now();
