@@ -13,7 +13,7 @@
  * The host check runs at validation time; DNS may answer differently later
  * (rebinding), so this is a guard against mistakes and casual SSRF, not a sandbox.
  */
-import { lookup } from 'node:dns/promises';
+import { promises as dns } from 'node:dns';
 import { lstat, realpath, stat } from 'node:fs/promises';
 import { BlockList, isIP } from 'node:net';
 import { isAbsolute, join, relative, resolve } from 'node:path';
@@ -47,17 +47,23 @@ export interface ClassifyRemoteOptions {
 
 /** The real resolver: every address the system resolver returns for `host`. */
 export const defaultResolveHost: HostResolver = async (host) =>
-  (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+  (await dns.lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16],
-  ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15],
-  ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) blocked.addSubnet(net, prefix, 'ipv4'); // prettier-ignore
-for (const [net, prefix] of [
-  ['::', 96], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['2001:db8::', 32],
-] as const) blocked.addSubnet(net, prefix, 'ipv6'); // prettier-ignore
+let blockList: BlockList | undefined;
+/** The blocked ranges, built on the first check (Node loads BlockList's code only then). */
+function blocked(): BlockList {
+  if (blockList) return blockList;
+  blockList = new BlockList();
+  for (const [net, prefix] of [
+    ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16],
+    ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15],
+    ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+  ] as const) blockList.addSubnet(net, prefix, 'ipv4'); // prettier-ignore
+  for (const [net, prefix] of [
+    ['::', 96], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['2001:db8::', 32],
+  ] as const) blockList.addSubnet(net, prefix, 'ipv6'); // prettier-ignore
+  return blockList;
+}
 
 /** The eight 16-bit groups of an IPv6 address (a trailing dotted IPv4 part included). */
 function ipv6Groups(ip: string): number[] {
@@ -102,13 +108,13 @@ const OPAQUE_IPV6 = (groups: number[]): boolean =>
  */
 export function isBlockedAddress(ip: string): boolean {
   const family = isIP(ip);
-  if (family === 4) return blocked.check(ip, 'ipv4');
+  if (family === 4) return blocked().check(ip, 'ipv4');
   if (family !== 6) return true; // not an address at all: refuse rather than guess
   const groups = ipv6Groups(ip);
   if (OPAQUE_IPV6(groups)) return true;
   const inner = embeddedIPv4(groups);
-  if (inner !== null) return blocked.check(inner, 'ipv4');
-  return blocked.check(ip, 'ipv6'); // BlockList applies IPv4 rules to IPv4-mapped addresses itself
+  if (inner !== null) return blocked().check(inner, 'ipv4');
+  return blocked().check(ip, 'ipv6'); // BlockList applies IPv4 rules to IPv4-mapped addresses itself
 }
 
 /** Names that always mean this machine or a cloud metadata service. */
