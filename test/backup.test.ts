@@ -50,6 +50,12 @@ describe('folio backup (CLI, SQLite, while the server runs)', () => {
     workspaceId = ws.id;
     await createPage(server, owner, ws, 'guides/setup', { title: 'Setup', body: 'Install it.' });
     await createPage(server, owner, ws, 'index', { title: 'Home', body: 'Welcome.' });
+    // An API key, so DATA_DIR holds the pepper its hash needs (made with the first key).
+    const key = await server.request('POST', '/api/v1/api-keys', {
+      body: { name: 'ci' },
+      token: owner.token,
+    });
+    expect(key.status).toBe(201);
     // Web changes are committed in the background; compare trees only once git is at rest.
     const tree = path.join(server.dataDir, 'workspaces', workspaceId);
     await eventually(async () => {
@@ -89,7 +95,9 @@ describe('folio backup (CLI, SQLite, while the server runs)', () => {
     expect([...source.keys()].some((k) => k.startsWith('.git/'))).toBe(true);
     expect(copy).toEqual(source);
 
-    expect(fs.existsSync(path.join(backup, 'api-key-pepper'))).toBe(true);
+    expect(fs.readFileSync(path.join(backup, 'api-key-pepper'), 'utf8')).toBe(
+      fs.readFileSync(path.join(server.dataDir, 'api-key-pepper'), 'utf8'),
+    );
     const manifest = JSON.parse(fs.readFileSync(path.join(backup, MANIFEST), 'utf8'));
     expect(manifest).toMatchObject({ dialect: 'sqlite', database: 'folio.db' });
     // Every workspace, the starter ones of each registration included.
