@@ -35,3 +35,20 @@ export async function loadOrCreateSecretFile(
   // Created 0600 from the first byte: the secret is never readable by others, even briefly.
   return (await createFileExclusive(file, value, { mode: 0o600 })) ? value : read();
 }
+
+/**
+ * A secret file read (or created, as by loadOrCreateSecretFile) on the first call rather
+ * than at start, and kept after that. A failure is not kept: the next call tries again, so
+ * a passing disk error does not stay with the process.
+ */
+export function secretFileOnFirstUse(
+  file: string,
+  generate: () => string | Promise<string>,
+): () => Promise<string> {
+  let loading: Promise<string> | undefined;
+  return () =>
+    (loading ??= loadOrCreateSecretFile(file, generate).catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    }));
+}

@@ -56,7 +56,7 @@ import {
   createUploads,
 } from './pages/index.js';
 import { createSettings, createWorkspaces, remoteRulesOf } from './workspaces/index.js';
-import { loadOrCreateSecretFile, randomToken } from '../lib/secrets.js';
+import { randomToken, secretFileOnFirstUse } from '../lib/secrets.js';
 import { createSiteServices, type TxtResolver } from './publishing/index.js';
 import { meteredSearch } from '../metrics/metered-search.js';
 import { type Metrics, NO_METRICS } from '../metrics/metrics.js';
@@ -113,18 +113,12 @@ export async function createServices(deps: ServiceDeps) {
   const jwt = createJwtSigner(config.jwtKeyPath, clock);
   // The pepper file is read, or made on a first start, when a key is first created or
   // presented: making it (a write and two fsyncs) was the start's first wait on the disk.
-  let pepper: Promise<string> | undefined;
-  const apiKeys = createApiKeys(store, clock, () => {
-    pepper ??= (
-      config.apiKeyPepper !== undefined
-        ? Promise.resolve(config.apiKeyPepper)
-        : loadOrCreateSecretFile(path.join(config.dataDir, 'api-key-pepper'), () => randomToken(32))
-    ).catch((error: unknown) => {
-      pepper = undefined; // a disk error is not remembered: the next key tries again
-      throw error;
-    });
-    return pepper;
-  });
+  const { apiKeyPepper } = config;
+  const pepper =
+    apiKeyPepper !== undefined
+      ? async () => apiKeyPepper
+      : secretFileOnFirstUse(path.join(config.dataDir, 'api-key-pepper'), () => randomToken(32));
+  const apiKeys = createApiKeys(store, clock, pepper);
   const sessions = createSessions(store, clock, jwt.keyId);
   const outbox = createOutbox(store, clock, Boolean(config.smtpUrl));
 
