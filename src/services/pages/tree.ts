@@ -10,6 +10,7 @@ import { actorIdOf, record } from '../activity.js';
 import type { PageContext } from './context.js';
 import { defaultStatusOf, inSync, rowFor } from './page-object.js';
 import { isIndexPageName } from '../../domain/page-extensions.js';
+import { naturalOrder } from '../../lib/natural-order.js';
 
 /** The API's tree node. Folders have `page_id: null`. */
 export interface TreeNode {
@@ -34,13 +35,6 @@ export const reorderInput = z.object({
     .min(1, 'order must list at least one page')
     .max(1000),
 });
-
-// One collator for every comparison: `localeCompare` with options builds one per call,
-// which made sorting a 5,000-page tree the costliest part of building it. Made on first
-// use, as creating it maps ICU data a server that has built no tree need not hold.
-let collator: Intl.Collator | undefined;
-const naturalOrder = (a: string, b: string): number =>
-  (collator ??= new Intl.Collator('en', { numeric: true })).compare(a, b);
 
 const byOrderThenName = (a: TreeNode, b: TreeNode): number =>
   a.sort_order - b.sort_order ||

@@ -10,6 +10,7 @@ import type { LinkRef, NavNode } from '../../../render/layout.js';
 import { titleFromPath } from '../../pages/page-object.js';
 import { buildTree, type TreeNode } from '../../pages/tree.js';
 import { isIndexPageName } from '../../../domain/page-extensions.js';
+import { naturalOrder } from '../../../lib/natural-order.js';
 
 /** A published page as the site sees it (live index row or frozen version entry). */
 export interface SitePage {
@@ -67,8 +68,6 @@ export interface SiteMap {
    */
   sections?: { trail: Map<string, SiteFolder[]>; holds: Map<SiteFolder, Set<string>> };
 }
-
-const naturalOrder = new Intl.Collator('en', { numeric: true }).compare;
 
 /**
  * The site's sibling order: `order` first (a folder's is its index page's), then folders
