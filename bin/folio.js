@@ -10,13 +10,6 @@
 // CommonJS (bin/package.json), like the bundle it runs: an ES module entry would start
 // Node's ES module loader for this one file.
 'use strict';
-// Run as plain `node bin/folio.js`, without the flags above: a process cannot cap its own
-// young generation once V8 has set up the heap, but V8 reads the growth factor each time
-// it grows it, so the young generation keeps its initial size (1 MB) instead of growing to
-// 16 MB while the start allocates: about 12 MB less at rest, as with the flags.
-if (!process.execArgv.some((arg) => arg.startsWith('--max-semi-space-size'))) {
-  require('node:v8').setFlagsFromString('--semi-space-growth-factor=1');
-}
 const { existsSync } = require('node:fs');
 const path = require('node:path');
 
@@ -30,5 +23,8 @@ if (!existsSync(entry)) {
   console.error('folio: dist/ is missing. Run `npm ci` (or `npm run build`) first.');
   process.exit(1);
 }
-// Compiled from V8's code cache where there is one (src/cli/code-cache.ts).
-require('../dist/code-cache.js').runWithCodeCache(entry);
+// Compiled from V8's code cache where there is one (src/cli/code-cache.ts). Run as plain
+// `node bin/folio.js`, without the flags above, the young generation may grow to 4 MB
+// while the bundle loads and then stays there (src/cli/young-generation.ts).
+const growYoungGeneration = !process.execArgv.some((arg) => arg.startsWith('--max-semi-space-size'));
+require('../dist/code-cache.js').runWithCodeCache(entry, { growYoungGeneration });

@@ -22,6 +22,7 @@ import Module, { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
 import { provideImporter } from '../lib/import-package.js';
+import { growYoungGenerationDuringStart, type YoungGeneration } from './young-generation.js';
 
 /**
  * How long after the last file compiled without a cache the new caches are written: a
@@ -46,10 +47,23 @@ type LoadExtension = (this: unknown, module: LoadingModule, filename: string) =>
 interface Compiled {
   script: vm.Script;
   cacheFile: string;
+  /** Read under the V8 flags the process started with, so to be made under them too. */
+  underStartFlags: boolean;
+}
+
+export interface RunOptions {
+  /**
+   * Lets V8's young generation grow while the bundle loads, then stops it
+   * (young-generation.ts): for a process started without a size for it.
+   */
+  growYoungGeneration?: boolean;
 }
 
 /** Requires `entry` (a file of the bundle), compiling the bundle's files from the code cache. */
-export function runWithCodeCache(entry: string): unknown {
+export function runWithCodeCache(entry: string, options: RunOptions = {}): unknown {
+  const youngGeneration: YoungGeneration | undefined = options.growYoungGeneration
+    ? growYoungGenerationDuringStart()
+    : undefined;
   const load = createRequire(entry);
   if (process.sourceMapsEnabled) return load(entry);
   const root = path.dirname(entry);
@@ -64,9 +78,9 @@ export function runWithCodeCache(entry: string): unknown {
     const cachedData = readIfPresent(cacheFile);
     const script = new vm.Script(wrappedSource(filename), { filename, lineOffset: -1, cachedData });
     if (!cachedData || script.cachedDataRejected) {
-      uncached.push({ script, cacheFile });
+      uncached.push({ script, cacheFile, underStartFlags: !youngGeneration?.stopped });
       clearTimeout(saveTimer);
-      saveTimer = setTimeout(() => saveCodeCache(uncached.splice(0)), SAVE_AFTER_MS).unref();
+      saveTimer = setTimeout(() => saveCodeCache(uncached.splice(0), youngGeneration), SAVE_AFTER_MS).unref();
     }
     const wrapper = script.runInThisContext() as (...args: unknown[]) => unknown;
     wrapper.call(
@@ -77,6 +91,7 @@ export function runWithCodeCache(entry: string): unknown {
       filename,
       path.dirname(filename),
     );
+    youngGeneration?.check();
   };
   // A script compiled from a cache cannot call import(); this module, compiled by Node, can.
   provideImporter((name) => import(name));
@@ -115,12 +130,16 @@ function readIfPresent(file: string): Buffer | undefined {
  * Writes each script's cache (temp file, then rename, so a reader never sees half of one).
  * Best effort: a cache that cannot be written is compiled again on the next start.
  */
-function saveCodeCache(compiled: Compiled[]): void {
-  for (const { script, cacheFile } of compiled) {
+function saveCodeCache(compiled: Compiled[], youngGeneration: YoungGeneration | undefined): void {
+  for (const { script, cacheFile, underStartFlags } of compiled) {
     const temp = `${cacheFile}.${process.pid}.tmp`;
     try {
+      const cache =
+        underStartFlags && youngGeneration
+          ? youngGeneration.underStartFlags(() => script.createCachedData())
+          : script.createCachedData();
       fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
-      fs.writeFileSync(temp, script.createCachedData());
+      fs.writeFileSync(temp, cache);
       fs.renameSync(temp, cacheFile);
     } catch {
       fs.rmSync(temp, { force: true });
