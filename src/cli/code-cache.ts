@@ -72,8 +72,10 @@ export function runWithCodeCache(entry: string, options: RunOptions = {}): unkno
   let saveTimer: NodeJS.Timeout | undefined;
   const extensions = (Module as unknown as { _extensions: Record<string, LoadExtension> })._extensions;
   const loadJs = extensions['.js']!;
-  extensions['.js'] = function (module: LoadingModule, filename: string) {
-    if (path.relative(root, filename).startsWith('..')) return loadJs.call(this, module, filename);
+  // Reads the file and its cache and compiles it. Neither buffer is held while the file
+  // runs, which for the entry file is the whole start: held, they would outlive young
+  // collections and wait in the old generation for a full one.
+  const compile = (filename: string): vm.Script => {
     const cacheFile = path.join(cacheDir, `${path.relative(root, filename)}.bin`);
     const cachedData = readIfPresent(cacheFile);
     const script = new vm.Script(wrappedSource(filename), { filename, lineOffset: -1, cachedData });
@@ -82,7 +84,11 @@ export function runWithCodeCache(entry: string, options: RunOptions = {}): unkno
       clearTimeout(saveTimer);
       saveTimer = setTimeout(() => saveCodeCache(uncached.splice(0), youngGeneration), SAVE_AFTER_MS).unref();
     }
-    const wrapper = script.runInThisContext() as (...args: unknown[]) => unknown;
+    return script;
+  };
+  extensions['.js'] = function (module: LoadingModule, filename: string) {
+    if (path.relative(root, filename).startsWith('..')) return loadJs.call(this, module, filename);
+    const wrapper = compile(filename).runInThisContext() as (...args: unknown[]) => unknown;
     wrapper.call(
       module.exports,
       module.exports,
