@@ -98,10 +98,9 @@ const WRITE_SLICE = 512 * 1024;
 
 async function writeTempBeside(absPath: string, data: string | Buffer, mode = 0o644): Promise<string> {
   const dir = path.dirname(absPath);
-  await mkdirDurable(dir);
   const tmp = path.join(dir, `${TEMP_PREFIX}${process.pid}-${randomBytes(8).toString('hex')}`);
   try {
-    const fh = await open(tmp, 'wx', mode);
+    const fh = await openCreatingDirectory(tmp, mode);
     try {
       // A text of megabytes (a page's) goes out a slice at a time, each encoded on its own.
       await writeFile(
@@ -117,6 +116,21 @@ async function writeTempBeside(absPath: string, data: string | Buffer, mode = 0o
     await unlink(tmp).catch(() => undefined);
     throw err;
   }
+}
+
+/**
+ * Creates `file` for writing, and its directory first if it is missing: the directory is
+ * made only after an open failed for want of it, since a save nearly always lands in a
+ * folder that exists, and the thread pool's round trip for mkdir was one of a save's ten.
+ */
+async function openCreatingDirectory(file: string, mode: number): Promise<FileHandle> {
+  try {
+    return await open(file, 'wx', mode);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  await mkdirDurable(path.dirname(file));
+  return open(file, 'wx', mode);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -53,6 +54,21 @@ describe('read and write', () => {
     const page = await files.read('bad.md');
     expect(page?.body).toBe('Body\n');
     expect(page?.error).toMatch(/Invalid frontmatter/);
+  });
+
+  it('reads a FIFO in the tree as no file, without waiting for a writer', async () => {
+    execFileSync('mkfifo', [path.join(root, 'pipe.md')]);
+    expect(await files.read('pipe.md')).toBeNull();
+    expect(await files.readRaw('pipe.md')).toBeNull();
+  });
+
+  it('creates the folders a write names, and writes into existing ones', async () => {
+    await files.writeRaw('a/b/c/page.md', 'deep');
+    await files.writeRaw('a/b/sibling.md', 'near');
+    expect(await readFile(path.join(root, 'a/b/c/page.md'), 'utf8')).toBe('deep');
+    expect(await readFile(path.join(root, 'a/b/sibling.md'), 'utf8')).toBe('near');
+    // No temp file is left beside either.
+    expect((await readdir(path.join(root, 'a/b'))).sort()).toEqual(['c', 'sibling.md']);
   });
 
   it('reads and writes raw bytes', async () => {

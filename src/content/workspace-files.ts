@@ -1,5 +1,5 @@
 import { closeSync, constants as fsConstants, fstatSync, open, read } from 'node:fs';
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { conflict, invalid, notFound } from '../errors.js';
@@ -121,14 +121,25 @@ export class WorkspaceFiles {
     }
   }
 
-  /** The raw bytes of any file in the tree (uploads, conflict artefacts), or `null` when absent. */
+  /**
+   * The raw bytes of any file in the tree (uploads, conflict artefacts), or `null` when
+   * absent or not a regular file. Opened without blocking, so a FIFO in the tree cannot
+   * stall the open; as in `readListed`, only open and read go to the thread pool.
+   */
   async readRaw(relPath: string): Promise<Buffer | null> {
     const abs = await this.resolve(relPath);
+    let fd: number;
     try {
-      return await readFile(abs);
+      fd = await openFd(abs, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
     } catch (err) {
       if (isMissing(err)) return null;
       throw err;
+    }
+    try {
+      const s = fstatSync(fd);
+      return s.isFile() ? await readAll(fd, s.size) : null;
+    } finally {
+      closeSync(fd);
     }
   }
 
