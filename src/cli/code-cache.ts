@@ -48,7 +48,7 @@ interface Compiled {
   script: vm.Script;
   cacheFile: string;
   /** Read under the V8 flags the process started with, so to be made under them too. */
-  underStartFlags: boolean;
+  readUnderStartFlags: boolean;
 }
 
 export interface RunOptions {
@@ -80,7 +80,7 @@ export function runWithCodeCache(entry: string, options: RunOptions = {}): unkno
     const cachedData = readIfPresent(cacheFile);
     const script = new vm.Script(wrappedSource(filename), { filename, lineOffset: -1, cachedData });
     if (!cachedData || script.cachedDataRejected) {
-      uncached.push({ script, cacheFile, underStartFlags: !youngGeneration?.stopped });
+      uncached.push({ script, cacheFile, readUnderStartFlags: !youngGeneration?.stopped });
       clearTimeout(saveTimer);
       saveTimer = setTimeout(() => saveCodeCache(uncached.splice(0), youngGeneration), SAVE_AFTER_MS).unref();
     }
@@ -137,11 +137,11 @@ function readIfPresent(file: string): Buffer | undefined {
  * Best effort: a cache that cannot be written is compiled again on the next start.
  */
 function saveCodeCache(compiled: Compiled[], youngGeneration: YoungGeneration | undefined): void {
-  for (const { script, cacheFile, underStartFlags } of compiled) {
+  for (const { script, cacheFile, readUnderStartFlags } of compiled) {
     const temp = `${cacheFile}.${process.pid}.tmp`;
     try {
       const cache =
-        underStartFlags && youngGeneration
+        readUnderStartFlags && youngGeneration
           ? youngGeneration.underStartFlags(() => script.createCachedData())
           : script.createCachedData();
       fs.mkdirSync(path.dirname(cacheFile), { recursive: true });

@@ -3,7 +3,7 @@
  *
  * V8 starts the young generation at 1 MB and doubles it, up to 16 MB, while much of what
  * it allocates survives, as during a start. Kept at 1 MB, a start makes about 28 young
- * collections instead of 8. Each one lowers V8's first limit for the old generation, so
+ * collections instead of 10. Each one lowers V8's first limit for the old generation, so
  * a full marking then runs just before the first request: about 30 ms of a 175 ms start
  * (bench/RESULTS.md, startup). Left to grow to 16 MB, a server at rest holds about 12 MB
  * more.
