@@ -162,6 +162,26 @@ describeInChromium('web app: the Git screen', () => {
     await context.close();
   }, 120_000);
 
+  it('answers "Sync now" while the status shows a sync running in the background', async () => {
+    const { context, page } = await app.openWorkspace();
+    // Every read of the workspace says a sync is running, as it does for a moment after
+    // Connect or a push: a click then must still sync, not land on a disabled button.
+    const workspacePaths = [`/api/v1/workspaces/${app.ws.id}`, `/api/v1/workspaces/${app.ws.id}/conflicts`];
+    await page.route(
+      (url) => workspacePaths.includes(url.pathname),
+      async (route) => {
+        if (route.request().method() !== 'GET') return route.continue();
+        const response = await route.fetch();
+        return route.fulfill({ response, json: { ...(await response.json()), sync_status: 'syncing' } });
+      },
+    );
+    await page.goto(`${app.server.url}/settings/w/${app.ws.slug}/git`);
+    await page.getByRole('status').filter({ hasText: 'Syncing…' }).waitFor();
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await page.getByText(/^Synced:/).waitFor();
+    await context.close();
+  });
+
   it('stores credentials write-only and shows the deploy key and webhook to copy', async () => {
     const { context, page } = await openGitScreen();
     const credentials = page.getByRole('form', { name: 'HTTPS credentials' });

@@ -33,7 +33,6 @@ export function SyncPanel({ workspace, onSynced }: { workspace: GitWorkspace; on
     onSettled: onSynced,
   });
   const status = workspace.sync_status;
-  const busy = sync.isPending || status === 'syncing' || status === 'pushing';
   return (
     <section className="account-section" aria-labelledby="sync-heading">
       <h2 id="sync-heading">Sync</h2>
@@ -60,7 +59,10 @@ export function SyncPanel({ workspace, onSynced }: { workspace: GitWorkspace; on
         <button
           type="button"
           className="button primary"
-          disabled={busy || !workspace.git_remote}
+          // Not disabled by a background sync or push: the status can turn to one between a
+          // writer's aim and their click, and the click would be lost. The server runs this
+          // sync after the one in progress and answers with what it did.
+          disabled={sync.isPending || !workspace.git_remote}
           onClick={() => sync.mutate()}
         >
           {sync.isPending ? 'Syncing…' : 'Sync now'}
