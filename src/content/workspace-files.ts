@@ -1,4 +1,4 @@
-import { closeSync, constants as fsConstants, fstatSync, open, read } from 'node:fs';
+import { type Stats, closeSync, constants as fsConstants, fstatSync, open, read } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -44,6 +44,33 @@ async function readAll(fd: number, size: number): Promise<Buffer> {
     length += bytesRead;
     if (bytesRead < wanted) return buf.subarray(0, length);
     buf = Buffer.concat([buf, Buffer.allocUnsafe(buf.length)]); // it grew since fstat
+  }
+}
+
+/**
+ * A regular file's bytes and stat, or `null` when it is absent or not a regular file.
+ * Opened with O_NONBLOCK, so a FIFO in the tree cannot stall the open; with `noFollow`, a
+ * symlink reads as absent too. Only open and read, which may wait on the disk, go to the
+ * thread pool; fstat and close of an open descriptor do not: at a thousand files, and for
+ * every save, those round trips were most of a read.
+ */
+async function readRegularFile(
+  abs: string,
+  options: { noFollow?: boolean } = {},
+): Promise<{ bytes: Buffer; stat: Stats } | null> {
+  const noFollow = options.noFollow ? fsConstants.O_NOFOLLOW : 0;
+  let fd: number;
+  try {
+    fd = await openFd(abs, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK | noFollow);
+  } catch (err) {
+    if (isMissing(err) || (noFollow && (err as NodeJS.ErrnoException).code === 'ELOOP')) return null;
+    throw err;
+  }
+  try {
+    const stat = fstatSync(fd);
+    return stat.isFile() ? { bytes: await readAll(fd, stat.size), stat } : null;
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -98,49 +125,19 @@ export class WorkspaceFiles {
    * follows a symlink, so a listed path has none; opening it with O_NOFOLLOW refuses a file
    * swapped for a symlink since, which reads as gone (`null`), as a symlink is not a page
    * (and O_NONBLOCK keeps a FIFO swapped in from stalling the open).
-   * Only open and read, which may wait on the disk, go to the thread pool; fstat and close
-   * of an open descriptor do not, and at a thousand files the round trips were most of it.
    */
   async readListed(relPath: string): Promise<{ file: PageFile; stat: FileStat } | null> {
     const abs = path.resolve(this.root, relPath);
     if (abs === this.root || !isInside(this.root, abs)) throw invalid('path', 'Path escapes the workspace');
-    let fd: number;
-    try {
-      fd = await openFd(abs, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
-    } catch (err) {
-      if (isMissing(err) || (err as NodeJS.ErrnoException).code === 'ELOOP') return null;
-      throw err;
-    }
-    try {
-      const s = fstatSync(fd);
-      if (!s.isFile()) return null;
-      const file = await pageFromBytes(await readAll(fd, s.size));
-      return { file, stat: { mtime: s.mtime, size: s.size } };
-    } finally {
-      closeSync(fd);
-    }
+    const read = await readRegularFile(abs, { noFollow: true });
+    if (!read) return null;
+    const { bytes, stat } = read;
+    return { file: await pageFromBytes(bytes), stat: { mtime: stat.mtime, size: stat.size } };
   }
 
-  /**
-   * The raw bytes of any file in the tree (uploads, conflict artefacts), or `null` when
-   * absent or not a regular file. Opened without blocking, so a FIFO in the tree cannot
-   * stall the open; as in `readListed`, only open and read go to the thread pool.
-   */
+  /** The raw bytes of any file in the tree (uploads, conflict artefacts), or `null` when absent or not a regular file. */
   async readRaw(relPath: string): Promise<Buffer | null> {
-    const abs = await this.resolve(relPath);
-    let fd: number;
-    try {
-      fd = await openFd(abs, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
-    } catch (err) {
-      if (isMissing(err)) return null;
-      throw err;
-    }
-    try {
-      const s = fstatSync(fd);
-      return s.isFile() ? await readAll(fd, s.size) : null;
-    } finally {
-      closeSync(fd);
-    }
+    return (await readRegularFile(await this.resolve(relPath)))?.bytes ?? null;
   }
 
   /** Serializes and atomically writes a page (see `serializePageFile`); returns the text written. */
