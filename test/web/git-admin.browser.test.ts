@@ -177,6 +177,10 @@ describeInChromium('web app: the Git screen', () => {
     );
     await page.goto(`${app.server.url}/settings/w/${app.ws.slug}/git`);
     await page.getByRole('status').filter({ hasText: 'Syncing…' }).waitFor();
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await page.screenshot({ path: path.join(ARTIFACTS, `git-syncing-1280-${colorScheme}.png`) });
+    }
     await page.getByRole('button', { name: 'Sync now' }).click();
     await page.getByText(/^Synced:/).waitFor();
     await context.close();
