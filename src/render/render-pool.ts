@@ -28,7 +28,7 @@ export type RenderJob =
   | { id: number; kind: 'comment'; body: string }
   | { id: number; kind: 'markdown'; table: MarkdownLinkTable; pages: Array<{ path: string; body: string }> }
   | { id: number; kind: 'quality'; pages: WorkspacePageInput[] }
-  | { id: number; kind: 'plainText'; body: string };
+  | { id: number; kind: 'plainText'; bodies: string[] };
 
 /** A worker's answer to one {@link RenderJob}. */
 export type RenderReply =
@@ -37,7 +37,7 @@ export type RenderReply =
   | { id: number; ok: true; html: string }
   | { id: number; ok: true; markdown: string[] }
   | { id: number; ok: true; quality: WorkspaceQualityReport }
-  | { id: number; ok: true; plainText: string }
+  | { id: number; ok: true; plainTexts: string[] }
   | { id: number; ok: false; message: string };
 
 /** Thrown when a render did not finish within the pool's time budget. */
@@ -71,8 +71,12 @@ export interface RenderPool {
   ): Promise<string[]>;
   /** The quality checks of a workspace's pages (see `analyseWorkspace`). */
   analyseQuality(pages: WorkspacePageInput[]): Promise<WorkspaceQualityReport>;
-  /** The text a reader sees of a Markdown body, what search indexes (see `markdownPlainText`). */
-  plainText(body: string): Promise<string>;
+  /**
+   * The text a reader sees of each Markdown body, what search indexes (see
+   * `markdownPlainText`), in order. The bodies are shared among the workers in one message
+   * to each, since every message costs the event loop a post and a reply.
+   */
+  plainTexts(bodies: readonly string[]): Promise<string[]>;
   /** Stops every worker; renders in progress or queued fail. */
   close(): Promise<void>;
 }
@@ -238,10 +242,18 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
       return reply.quality;
     },
 
-    async plainText(body) {
-      const reply = unwrap(await submit({ id: nextId++, kind: 'plainText', body }));
-      if (!('plainText' in reply)) throw new Error('render worker answered plain text with something else');
-      return reply.plainText;
+    async plainTexts(bodies) {
+      const share = Math.ceil(bodies.length / size);
+      const jobs: Promise<RenderReply>[] = [];
+      for (let start = 0; start < bodies.length; start += share) {
+        jobs.push(submit({ id: nextId++, kind: 'plainText', bodies: bodies.slice(start, start + share) }));
+      }
+      return (await Promise.all(jobs)).flatMap((answer) => {
+        const reply = unwrap(answer);
+        if (!('plainTexts' in reply))
+          throw new Error('render worker answered plain text with something else');
+        return reply.plainTexts;
+      });
     },
 
     async close() {

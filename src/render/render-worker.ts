@@ -16,7 +16,8 @@ const renderer = createRenderer();
 
 function run(job: RenderJob): RenderReply {
   if (job.kind === 'comment') return { id: job.id, ok: true, html: renderCommentBody(job.body) };
-  if (job.kind === 'plainText') return { id: job.id, ok: true, plainText: markdownPlainText(job.body) };
+  if (job.kind === 'plainText')
+    return { id: job.id, ok: true, plainTexts: job.bodies.map((body) => markdownPlainText(body)) };
   if (job.kind === 'quality') return { id: job.id, ok: true, quality: analyseWorkspace(job.pages) };
   if (job.kind === 'markdown') {
     const links = prepareLinkTable(job.table);

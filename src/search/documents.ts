@@ -10,10 +10,10 @@ let plainText: Promise<PlainText> | undefined;
 const loadPlainText = (): Promise<PlainText> => (plainText ??= import('../render/plain-text.js'));
 
 /**
- * Derives the text a reader sees of a Markdown body off the event loop (the render
- * workers); what {@link documentRow} hands bodies too large to parse inline.
+ * Derives the text a reader sees of Markdown bodies off the event loop (the render
+ * workers), in order; what {@link documentRow} hands bodies too large to parse inline.
  */
-export type PlainTextWorker = (markdown: string) => Promise<string>;
+export type PlainTextWorker = (markdowns: readonly string[]) => Promise<string[]>;
 
 /**
  * Bodies up to this many characters are parsed on the event loop (a few milliseconds);
@@ -28,7 +28,7 @@ let sliceStart = 0;
 
 /** The plain text of `markdown`: inline when short (yielding between pages), else in a worker. */
 async function plainTextOf(markdown: string, worker: PlainTextWorker | undefined): Promise<string> {
-  if (worker && markdown.length > INLINE_PLAIN_TEXT_CHARS) return worker(markdown);
+  if (worker && markdown.length > INLINE_PLAIN_TEXT_CHARS) return (await worker([markdown]))[0]!;
   const { markdownPlainText } = await loadPlainText();
   // Many pages indexed at once (a rebuild, a pull) are parsed one after another: the loop
   // gets a turn between them, so the batch never holds it for long.
@@ -46,14 +46,14 @@ const indexedSource = (body: string): string => body.slice(0, MAX_INDEXED_BODY *
  * The plain texts of several bodies, derived in the render workers side by side, for pages
  * about to be indexed together: a batch of saves asks for them while its files are written,
  * so their parsing is neither on the event loop nor inside the index transaction (which
- * holds SQLite's one connection). Undefined where a worker failed: that body is derived
- * when indexed, as a single page is.
+ * holds SQLite's one connection). Undefined when the workers failed: each body is then
+ * derived when indexed, as a single page is.
  */
 export function readerTexts(
   bodies: readonly string[],
   worker: PlainTextWorker,
 ): Promise<(string | undefined)[]> {
-  return Promise.all(bodies.map((body) => worker(indexedSource(body)).catch(() => undefined)));
+  return worker(bodies.map(indexedSource)).catch(() => bodies.map(() => undefined));
 }
 
 /**

@@ -100,10 +100,10 @@ export async function createServices(deps: ServiceDeps) {
   const access = createAccess(store);
   // Work whose cost grows with what writers send runs in these workers (started on first use).
   const renderPool = createRenderPool({ workers: config.render.workers, timeoutMs: config.render.timeoutMs });
-  // A body the workers cannot reduce to plain text within their budget is indexed as written.
-  const plainText = (markdown: string) =>
-    renderPool.plainText(markdown).catch((err: unknown) => {
-      if (err instanceof RenderTimeoutError) return markdown;
+  // Bodies the workers cannot reduce to plain text within their budget are indexed as written.
+  const plainText = (markdowns: readonly string[]) =>
+    renderPool.plainTexts(markdowns).catch((err: unknown) => {
+      if (err instanceof RenderTimeoutError) return [...markdowns];
       throw err;
     });
   // The index's dialect-only structures (FTS5 table, tsvector column) before any write.

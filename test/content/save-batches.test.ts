@@ -126,14 +126,17 @@ describeEachDatabase('saves to one workspace applied as one batch ($name)', (tar
     await lock.release();
     expect((await Promise.all(queued)).map((a) => a.status)).toEqual([201, 201, 201]);
 
-    const found = await ctx.server.request('GET', `/api/v1/workspaces/${ws.id}/search?q=quokka2`, {
-      token: owner.token,
-    });
-    expect(found.body.results.map((r: any) => r.path)).toEqual(['plain/p2.md']);
-    const snippet: string = found.body.results[0].snippet;
-    expect(snippet).toContain('<mark>quokka2</mark>');
-    expect(snippet).toContain('Bold words');
-    expect(snippet).not.toMatch(/\*\*|\]\(|other\.md|`/);
+    // The workers share the batch's pages among them: each page keeps its own text.
+    for (const n of [1, 2, 3]) {
+      const found = await ctx.server.request('GET', `/api/v1/workspaces/${ws.id}/search?q=quokka${n}`, {
+        token: owner.token,
+      });
+      expect(found.body.results.map((r: any) => r.path)).toEqual([`plain/p${n}.md`]);
+      const snippet: string = found.body.results[0].snippet;
+      expect(snippet).toContain(`<mark>quokka${n}</mark>`);
+      expect(snippet).toContain('Bold words');
+      expect(snippet).not.toMatch(/\*\*|\]\(|other\.md|`/);
+    }
   });
 
   it('moves the saves past a batch’s byte budget to the next batch, keeping their order', async () => {
