@@ -88,6 +88,20 @@ export async function createFileExclusive(
   return true;
 }
 
+let processTag: string | undefined;
+let tempFiles = 0;
+
+/**
+ * A new temp file's path in `absPath`'s directory. A counter keeps the names of one process
+ * apart; a tag drawn once (the pid and random bytes) keeps them apart from other processes'
+ * and from leftovers of an earlier process that had the same pid. A random draw for every
+ * name was a measurable share of a save.
+ */
+export function tempPathBeside(absPath: string): string {
+  processTag ??= `${process.pid}-${randomBytes(6).toString('hex')}`;
+  return path.join(path.dirname(absPath), `${TEMP_PREFIX}${processTag}-${(++tempFiles).toString(36)}`);
+}
+
 /**
  * Writes and fsyncs `data` to a new temporary file in `absPath`'s directory (created
  * durably if missing), on the same filesystem so it can be renamed or linked into place.
@@ -97,8 +111,7 @@ export async function createFileExclusive(
 const WRITE_SLICE = 512 * 1024;
 
 async function writeTempBeside(absPath: string, data: string | Buffer, mode = 0o644): Promise<string> {
-  const dir = path.dirname(absPath);
-  const tmp = path.join(dir, `${TEMP_PREFIX}${process.pid}-${randomBytes(8).toString('hex')}`);
+  const tmp = tempPathBeside(absPath);
   try {
     const fh = await openCreatingDirectory(tmp, mode);
     try {

@@ -3,7 +3,7 @@ import { constants } from 'node:fs';
 import { type FileHandle, link, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { suffixUploadName } from '../domain/paths.js';
-import { fsyncDir, TEMP_PREFIX } from './atomic-write.js';
+import { fsyncDir, tempPathBeside } from './atomic-write.js';
 import { UPLOADS_DIR, type WorkspaceFiles } from './workspace-files.js';
 
 /** Numbered names tried before falling back to a random suffix (`a.png`, `a-2.png` … `a-99.png`). */
@@ -29,7 +29,7 @@ export async function storeUpload(files: WorkspaceFiles, name: string, data: Buf
   const dir = path.dirname(await files.resolve(`${UPLOADS_DIR}/${name}`));
   const created = await mkdir(dir, { recursive: true });
   if (created !== undefined) await fsyncDir(path.dirname(dir));
-  const tmp = path.join(dir, `${TEMP_PREFIX}${process.pid}-${randomBytes(8).toString('hex')}`);
+  const tmp = tempPathBeside(path.join(dir, name));
   const fh = await open(tmp, 'wx');
   try {
     try {
