@@ -100,9 +100,22 @@ async function pageFromBytes(buf: Buffer): Promise<PageFile> {
 export class WorkspaceFiles {
   /** Absolute path of the workspace root. */
   readonly root: string;
+  /** In a view for one turn of the workspace lock (`forLockTurn`): each path's confinement, checked once. */
+  private readonly confined: Map<string, Promise<string>> | undefined;
 
-  constructor(root: string) {
+  constructor(root: string, confined?: Map<string, Promise<string>>) {
     this.root = path.resolve(root);
+    this.confined = confined;
+  }
+
+  /**
+   * These files for one turn of the workspace lock, checking each path's confinement once
+   * (its real path is a trip through the thread pool): a batch of saves reads each page and
+   * then writes it, and nothing puts a symlink into the tree while the lock is held (git
+   * and reconciliation take it; Folio writes no symlinks). Drop the view with the lock.
+   */
+  forLockTurn(): WorkspaceFiles {
+    return new WorkspaceFiles(this.root, new Map());
   }
 
   /** The absolute path of `relPath`, or `invalid('path', …)` if it is empty or escapes the root. */
@@ -110,7 +123,13 @@ export class WorkspaceFiles {
     if (typeof relPath !== 'string' || relPath === '' || relPath.endsWith('/')) {
       throw invalid('path', 'Path must name a file');
     }
-    return resolveInside(this.root, relPath);
+    if (!this.confined) return resolveInside(this.root, relPath);
+    let resolved = this.confined.get(relPath);
+    if (!resolved) {
+      resolved = resolveInside(this.root, relPath);
+      this.confined.set(relPath, resolved);
+    }
+    return resolved;
   }
 
   /** The page file split into frontmatter and body, or `null` when no such file exists. */

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fsyncDir, stageFile, type StagedFile } from '../../content/atomic-write.js';
+import type { WorkspaceFiles } from '../../content/workspace-files.js';
 import { parsePageFile } from '../../domain/frontmatter.js';
 import * as pagesTable from '../../store/repositories/pages.js';
 import type { Queryable } from '../../store/repositories/queryable.js';
@@ -129,8 +130,11 @@ export function createSaveBatcher(ctx: PageContext) {
   }
 
   async function runBatch(workspaceId: string, queue: Queue, jobs: Pending[]): Promise<void> {
-    const entries = await planAll(workspaceId, queue, jobs);
-    await Promise.all([writeFiles(entries), deriveReaderTexts(entries)]);
+    if (jobs.length === 0) return;
+    // Each page's path is confined once for the batch's read and write of it.
+    const files = jobs[0]!.job.loc.files.forLockTurn();
+    const entries = await planAll(workspaceId, queue, jobs, files);
+    await Promise.all([writeFiles(entries, files), deriveReaderTexts(entries)]);
     await writeRows(entries.filter((e) => e.error === undefined));
     for (const entry of entries) {
       if (entry.error === undefined) entry.resolve(entry.plan.outcome);
@@ -139,13 +143,18 @@ export function createSaveBatcher(ctx: PageContext) {
   }
 
   /** Checks each save in arrival order; answers the ones that write, settling the others now. */
-  async function planAll(workspaceId: string, queue: Queue, jobs: Pending[]): Promise<Entry[]> {
+  async function planAll(
+    workspaceId: string,
+    queue: Queue,
+    jobs: Pending[],
+    files: WorkspaceFiles,
+  ): Promise<Entry[]> {
     // The last planned write of this batch to each page, which a later save to it is checked against.
     const latest = new Map<string, Entry>();
     const entries: Entry[] = [];
     const deferred: Pending[] = [];
     const state = { pagesCreated: 0 };
-    const current = firstReads(jobs);
+    const current = firstReads(jobs, files);
     let bytes = 0;
     for (const [index, pending] of jobs.entries()) {
       const { loc } = pending.job;
@@ -190,11 +199,12 @@ export function createSaveBatcher(ctx: PageContext) {
    * A page whose file and row disagree, or read after a reconciliation of this batch, is
    * read again under the usual rule (`currentLocked`), which reconciles one at a time.
    */
-  function firstReads(jobs: Pending[]): (loc: Located) => Promise<Current> {
+  function firstReads(jobs: Pending[], files: WorkspaceFiles): (loc: Located) => Promise<Current> {
+    const inTurn = (loc: Located): Located => ({ ...loc, files });
     const reads = new Map<string, Promise<{ ok: Current & { synced: boolean } } | { error: unknown }>>();
     for (const { job } of jobs) {
       if (reads.has(job.loc.path)) continue;
-      const read = ctx.snapshot(job.loc).then(
+      const read = ctx.snapshot(inTurn(job.loc)).then(
         (ok) => ({ ok }),
         (error: unknown) => ({ error }),
       );
@@ -208,28 +218,24 @@ export function createSaveBatcher(ctx: PageContext) {
         // currentLocked reconciles the workspace, which reads taken before it may not have seen.
         if (!read.ok.synced) reconciled = true;
       }
-      return ctx.currentLocked(loc);
+      return ctx.currentLocked(inTurn(loc));
     };
   }
 
-  /** Stages every file in parallel, renames them (in order for one page), then fsyncs each directory once. */
-  async function writeFiles(entries: Entry[]): Promise<void> {
-    await Promise.all(
-      entries.map(async (entry) => {
-        try {
-          entry.abs = await entry.job.loc.files.resolve(entry.job.loc.path);
-          entry.staged = await stageFile(entry.abs, entry.write.text);
-        } catch (error) {
-          entry.error = ctx.fsFailure(entry.job.loc.path, error);
-        }
-      }),
-    );
+  /**
+   * Stages every file in parallel, renames each into place once it is staged (in order for
+   * one page), then fsyncs each directory once. A rename does not wait for the batch's other
+   * files: the directory fsync after all of them is what makes any of them durable.
+   */
+  async function writeFiles(entries: Entry[], files: WorkspaceFiles): Promise<void> {
+    const staging = new Map(entries.map((entry) => [entry, stage(entry, files)]));
     const byPage = new Map<string, Entry[]>();
     for (const entry of entries)
       byPage.set(entry.job.loc.path, [...(byPage.get(entry.job.loc.path) ?? []), entry]);
     await Promise.all(
       [...byPage.values()].map(async (chain) => {
         for (const entry of chain) {
+          await staging.get(entry);
           // A save planned on an earlier one that failed must not land on the page as it still is.
           if (entry.error === undefined && entry.prior?.error !== undefined) entry.error = entry.prior.error;
           if (entry.error !== undefined) {
@@ -259,6 +265,16 @@ export function createSaveBatcher(ctx: PageContext) {
         }
       }),
     );
+  }
+
+  /** Writes and fsyncs the entry's new text beside its page; a failure is the entry's own. */
+  async function stage(entry: Entry, files: WorkspaceFiles): Promise<void> {
+    try {
+      entry.abs = await files.resolve(entry.job.loc.path);
+      entry.staged = await stageFile(entry.abs, entry.write.text);
+    } catch (error) {
+      entry.error = ctx.fsFailure(entry.job.loc.path, error);
+    }
   }
 
   /** The page as a planned write leaves it. */
