@@ -1,11 +1,14 @@
-#!/usr/bin/env -S node --max-semi-space-size=2 --min-semi-space-size=2 --v8-pool-size=0
+#!/usr/bin/env -S node --max-semi-space-size=2 --min-semi-space-size=2 --heap-growing-percent=50 --v8-pool-size=0
 // The `folio` command. It runs the bundled CLI in dist/ (built by `npm ci` or `npm run build`).
 // A young generation of 2 MB instead of V8's 16 MB keeps a busy server's memory about a
 // fifth lower (bench/RESULTS.md, load); starting it at 2 MB rather than growing it from
 // 1 MB saves a start many scavenges (bench/RESULTS.md, startup). V8's helper threads (for
 // garbage collection and compiling) are as many as the machine has cores besides this one,
 // not a fixed four: on two cores, three threads less and about 1.5 MB less at rest.
-// `npm start` passes the same.
+// The old generation may grow by half of what survived its last full collection before
+// the next one, not by up to four times: V8 picked four after the start's collection, so
+// the first minutes of a busy server climbed 50 MB above what it needed (bench/RESULTS.md,
+// load). `npm start` passes the same.
 //
 // CommonJS (bin/package.json), like the bundle it runs: an ES module entry would start
 // Node's ES module loader for this one file.
