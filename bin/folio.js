@@ -7,8 +7,8 @@
 // not a fixed four: on two cores, three threads less and about 1.5 MB less at rest.
 // The old generation may grow by half of what survived its last full collection before
 // the next one, not by up to four times: V8 picked four after the start's collection, so
-// the first minutes of a busy server climbed 50 MB above what it needed (bench/RESULTS.md,
-// load). `npm start` passes the same.
+// a busy server climbed about 40 MB above what it needed before its first full
+// collection (bench/RESULTS.md, load). `npm start` passes the same.
 //
 // CommonJS (bin/package.json), like the bundle it runs: an ES module entry would start
 // Node's ES module loader for this one file.

@@ -34,7 +34,7 @@ export interface PagesDeps {
   logger: Logger;
   access: AccessService;
   searchIndex: SearchIndex;
-  /** Derives a body's plain text in the render workers (search indexes it). */
+  /** Derives bodies' plain text in the render workers, one message per worker (search indexes it). */
   plainText?: PlainTextWorker;
   /** Held across hash check, file write and index update of every page write in a workspace. */
   lock: WorkspaceLock;
